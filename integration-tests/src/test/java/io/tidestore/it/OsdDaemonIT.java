@@ -1,0 +1,117 @@
+package io.tidestore.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The daemon as a process: start, readiness, talk, lock, SIGTERM, kill -9, bad settings. */
+class OsdDaemonIT {
+  private static final Duration STOP = Duration.ofSeconds(20);
+  @TempDir Path dir;
+
+  private static HttpResponse<String> get(int port, String path) throws Exception {
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      return http.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+          HttpResponse.BodyHandlers.ofString());
+    }
+  }
+
+  @Test
+  void startsServesAndStopsWithExitZeroOnSigterm() throws Exception {
+    Path data = dir.resolve("osd.0");
+    Path pidFile = dir.resolve("run/osd.pid");
+    try (OsdProcess osd =
+        OsdProcess.start(
+            "osd",
+            "--data",
+            data.toString(),
+            "--metrics-port",
+            "0",
+            "--pid-file",
+            pidFile.toString())) {
+      int port = osd.awaitReady();
+      assertTrue(osd.output().contains("data " + data), osd.output());
+      assertTrue(osd.output().contains("JDK 25") || osd.output().contains("JDK 2"), osd.output());
+      assertEquals(osd.pid() + "\n", Files.readString(pidFile));
+
+      HttpResponse<String> status = get(port, "/status");
+      assertEquals(200, status.statusCode());
+      assertTrue(status.body().contains("\"state\":\"active\""), status.body());
+
+      HttpResponse<String> metrics = get(port, "/metrics");
+      assertEquals(200, metrics.statusCode());
+      assertTrue(metrics.body().contains("jvm_memory_used_bytes"), metrics.body());
+
+      osd.signal("TERM");
+      assertEquals(0, osd.awaitExit(STOP), osd.output());
+      assertTrue(osd.output().contains("tidestore osd stopped"), osd.output());
+      assertFalse(Files.exists(pidFile), "pid file removed on a clean stop");
+    }
+  }
+
+  @Test
+  void secondDaemonOnTheSameDataDirRefusesAndKillNineLeavesNoStaleLock() throws Exception {
+    Path data = dir.resolve("osd.0");
+    try (OsdProcess first =
+        OsdProcess.start("osd", "--data", data.toString(), "--metrics-port", "0")) {
+      first.awaitReady();
+      try (OsdProcess second =
+          OsdProcess.start("osd", "--data", data.toString(), "--metrics-port", "0")) {
+        assertEquals(1, second.awaitExit(STOP), second.output());
+        assertTrue(
+            second
+                .output()
+                .contains("is in use by another Tidestore process (pid " + first.pid() + ")"),
+            second.output());
+      }
+      first.signal("KILL");
+      assertEquals(137, first.awaitExit(STOP));
+    }
+    try (OsdProcess again =
+        OsdProcess.start("osd", "--data", data.toString(), "--metrics-port", "0")) {
+      again.awaitReady();
+      again.signal("INT");
+      assertEquals(0, again.awaitExit(STOP), again.output());
+    }
+  }
+
+  @Test
+  void unknownConfKeyAndBadValueAreClearStartupErrors() throws Exception {
+    Path conf = dir.resolve("bad.conf");
+    Files.writeString(conf, "data = " + dir.resolve("d") + "\nreactor = 3\n");
+    try (OsdProcess osd = OsdProcess.start("osd", "--conf", conf.toString())) {
+      assertEquals(2, osd.awaitExit(STOP));
+      assertTrue(osd.output().contains(conf + ":2: unknown key 'reactor'"), osd.output());
+    }
+    Files.writeString(conf, "metrics-port = many\n");
+    try (OsdProcess osd = OsdProcess.start("osd", "--conf", conf.toString())) {
+      assertEquals(2, osd.awaitExit(STOP));
+      assertTrue(osd.output().contains("--metrics-port"), osd.output());
+    }
+  }
+
+  @Test
+  void flagsOverrideTheConfFile() throws Exception {
+    Path conf = dir.resolve("t.conf");
+    Files.writeString(conf, "data = " + dir.resolve("from-file") + "\nmetrics-port = 1\n");
+    try (OsdProcess osd =
+        OsdProcess.start("osd", "--conf", conf.toString(), "--metrics-port", "0")) {
+      osd.awaitReady();
+      assertTrue(osd.output().contains("config " + conf), osd.output());
+      assertTrue(Files.exists(dir.resolve("from-file/lock")));
+      osd.signal("TERM");
+      assertEquals(0, osd.awaitExit(STOP), osd.output());
+    }
+  }
+}

@@ -1,0 +1,133 @@
+package io.tidestore.it;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The real {@code tidestore.jar} run as a child process, with its output captured line by line.
+ * Tests start it on free ports ({@code 0}) and learn the bound ports from the ready line.
+ */
+final class OsdProcess implements AutoCloseable {
+  static final Path JAR =
+      Path.of(System.getProperty("tidestore.jar", "../osd-server/target/tidestore.jar"));
+  static final Path ROOT = Path.of(System.getProperty("tidestore.root", ".."));
+  private static final Pattern METRICS_PORT = Pattern.compile("metrics=(\\d+)");
+
+  private final Process process;
+  private final List<String> lines = new ArrayList<>();
+  private final Thread pump;
+
+  private OsdProcess(Process process) {
+    this.process = process;
+    this.pump = Thread.ofPlatform().daemon().name("osd-output").start(this::pumpOutput);
+  }
+
+  /** {@code java <flags> -jar tidestore.jar ARGS...}, stdout and stderr merged. */
+  static OsdProcess start(String... args) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmFlags());
+    command.add("-jar");
+    command.add(JAR.toString());
+    command.addAll(Arrays.asList(args));
+    return new OsdProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
+  }
+
+  /** The JVM flags the build passes to test JVMs, the same set bin/tidestore uses. */
+  static List<String> jvmFlags() {
+    String flags = System.getProperty("tidestore.jvm.flags", "--enable-native-access=ALL-UNNAMED");
+    return Arrays.stream(flags.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
+  }
+
+  private void pumpOutput() {
+    try (BufferedReader reader =
+        new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = reader.readLine()) != null) {
+        System.out.println("[osd " + process.pid() + "] " + line);
+        synchronized (lines) {
+          lines.add(line);
+          lines.notifyAll();
+        }
+      }
+    } catch (IOException e) {
+      // The process went away; what was read stays in lines.
+    }
+  }
+
+  /** Waits for a line containing {@code text}; fails with the output so far if none comes. */
+  String awaitLine(String text, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    int seen = 0;
+    synchronized (lines) {
+      while (true) {
+        for (; seen < lines.size(); seen++) {
+          if (lines.get(seen).contains(text)) {
+            return lines.get(seen);
+          }
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || (!process.isAlive() && !pump.isAlive())) {
+          throw new AssertionError(
+              "no line containing '" + text + "' within " + timeout + "; output:\n" + output());
+        }
+        lines.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+      }
+    }
+  }
+
+  /** Waits for readiness and returns the metrics port from the ready line. */
+  int awaitReady() throws InterruptedException {
+    String ready = awaitLine("tidestore osd ready", Duration.ofSeconds(30));
+    Matcher m = METRICS_PORT.matcher(ready);
+    if (!m.find()) {
+      throw new AssertionError("ready line without metrics port: " + ready);
+    }
+    return Integer.parseInt(m.group(1));
+  }
+
+  String output() {
+    synchronized (lines) {
+      return String.join("\n", lines);
+    }
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  void signal(String name) throws IOException, InterruptedException {
+    int rc = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start().waitFor();
+    if (rc != 0) {
+      throw new IOException("kill -" + name + " failed: " + rc);
+    }
+  }
+
+  /** Waits for exit and returns the code; fails if it takes longer than {@code timeout}. */
+  int awaitExit(Duration timeout) throws InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new AssertionError("process did not exit within " + timeout + "; output:\n" + output());
+    }
+    pump.join(timeout.toMillis());
+    return process.exitValue();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (process.isAlive()) {
+      process.destroyForcibly();
+      process.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+}

@@ -1,0 +1,130 @@
+package io.tidestore.osd;
+
+import io.tidestore.cli.VersionInfo;
+import io.tidestore.osd.admin.AdminHttpServer;
+import io.tidestore.osd.metrics.OsdMetrics;
+import io.tidestore.store.DataDirLock;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One running OSD: owns the data directory's lock, the metrics, and every listener. {@link
+ * #close()} stops listeners first, then flushes and releases the data directory, in reverse order
+ * of start.
+ */
+public final class OsdDaemon implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(OsdDaemon.class.getName());
+
+  /** The line integration tests and service scripts wait for; keep its prefix stable. */
+  public static final String READY_PREFIX = "tidestore osd ready";
+
+  private final OsdSettings settings;
+  private final Instant started = Instant.now();
+  private final ShutdownSignal shutdownSignal = new ShutdownSignal();
+  private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+  private AdminHttpServer admin;
+
+  private OsdDaemon(OsdSettings settings) {
+    this.settings = settings;
+  }
+
+  /** Starts every part, or closes what was started and throws. */
+  public static OsdDaemon start(OsdSettings settings) throws IOException {
+    OsdDaemon daemon = new OsdDaemon(settings);
+    try {
+      daemon.startParts();
+      return daemon;
+    } catch (IOException | RuntimeException e) {
+      daemon.close();
+      throw e;
+    }
+  }
+
+  private void startParts() throws IOException {
+    LOG.info(
+        "tidestore "
+            + VersionInfo.version()
+            + " osd starting: config "
+            + (settings.confFile() == null ? "embedded defaults" : settings.confFile())
+            + ", data "
+            + settings.dataDir()
+            + ", JDK "
+            + VersionInfo.jdk()
+            + ", pid "
+            + ProcessHandle.current().pid());
+    resources.push(DataDirLock.acquire(settings.dataDir()));
+
+    OsdMetrics metrics = new OsdMetrics();
+    resources.push(metrics);
+
+    admin =
+        AdminHttpServer.start(
+            new InetSocketAddress(settings.listenAddress(), settings.metricsPort()),
+            metrics::scrape,
+            this::statusJson);
+    resources.push(admin);
+
+    if (settings.pidFile() != null) {
+      resources.push(PidFile.write(settings.pidFile(), ProcessHandle.current().pid()));
+    }
+    LOG.info(
+        READY_PREFIX
+            + ": listening on "
+            + settings.listenAddress().getHostAddress()
+            + " metrics="
+            + admin.address().getPort()
+            + " (http /metrics /status) in "
+            + Duration.between(started, Instant.now()).toMillis()
+            + " ms");
+  }
+
+  /** Blocks until SIGTERM/SIGINT or {@link #requestStop()}. */
+  public void awaitShutdownSignal() throws InterruptedException {
+    shutdownSignal.await();
+  }
+
+  /** Asks the daemon to stop as SIGTERM would. */
+  public void requestStop() {
+    shutdownSignal.trigger();
+  }
+
+  /** The bound metrics/status HTTP address. */
+  public InetSocketAddress metricsAddress() {
+    return admin.address();
+  }
+
+  private String statusJson() {
+    return "{\"version\":\""
+        + VersionInfo.version()
+        + "\",\"pid\":"
+        + ProcessHandle.current().pid()
+        + ",\"state\":\"active\",\"data\":\""
+        + jsonEscape(settings.dataDir().toString())
+        + "\",\"uptime_s\":"
+        + Duration.between(started, Instant.now()).toSeconds()
+        + "}";
+  }
+
+  private static String jsonEscape(String s) {
+    return s.replace("\\", "\\\\").replace("\"", "\\\"");
+  }
+
+  @Override
+  public void close() {
+    while (!resources.isEmpty()) {
+      AutoCloseable resource = resources.pop();
+      try {
+        resource.close();
+      } catch (Exception e) {
+        LOG.log(Level.WARNING, "closing " + resource.getClass().getSimpleName() + " failed", e);
+      }
+    }
+    LOG.info("tidestore osd stopped");
+  }
+}

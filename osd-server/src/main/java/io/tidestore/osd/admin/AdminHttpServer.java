@@ -1,0 +1,85 @@
+package io.tidestore.osd.admin;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The daemon's HTTP endpoint (the JDK's HttpServer: no dependency needed for two pages): {@code GET
+ * /metrics} is Prometheus text, {@code GET /status} a JSON summary. It runs on one thread of its
+ * own, never on a reactor.
+ */
+public final class AdminHttpServer implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(AdminHttpServer.class.getName());
+  private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+
+  private AdminHttpServer(HttpServer server, ExecutorService executor) {
+    this.server = server;
+    this.executor = executor;
+  }
+
+  /** Binds and starts serving. */
+  public static AdminHttpServer start(
+      InetSocketAddress address, Supplier<String> metrics, Supplier<String> statusJson)
+      throws IOException {
+    HttpServer server = HttpServer.create(address, 16);
+    ExecutorService executor =
+        Executors.newSingleThreadExecutor(r -> new Thread(r, "tidestore-admin-http"));
+    server.setExecutor(executor);
+    server.createContext("/metrics", exchange -> respond(exchange, PROMETHEUS_TEXT, metrics));
+    server.createContext(
+        "/status", exchange -> respond(exchange, "application/json; charset=utf-8", statusJson));
+    server.start();
+    return new AdminHttpServer(server, executor);
+  }
+
+  private static void respond(HttpExchange exchange, String contentType, Supplier<String> body)
+      throws IOException {
+    try (exchange) {
+      if (!"GET".equals(exchange.getRequestMethod())
+          && !"HEAD".equals(exchange.getRequestMethod())) {
+        exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+        exchange.sendResponseHeaders(405, -1);
+        return;
+      }
+      byte[] bytes;
+      try {
+        bytes = body.get().getBytes(StandardCharsets.UTF_8);
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "admin page " + exchange.getRequestURI() + " failed", e);
+        exchange.sendResponseHeaders(500, -1);
+        return;
+      }
+      exchange.getResponseHeaders().set("Content-Type", contentType);
+      boolean head = "HEAD".equals(exchange.getRequestMethod());
+      exchange.sendResponseHeaders(200, head ? -1 : bytes.length);
+      if (!head) {
+        try (OutputStream out = exchange.getResponseBody()) {
+          out.write(bytes);
+        }
+      }
+    }
+  }
+
+  /** The bound address (the real port when 0 was asked for). */
+  public InetSocketAddress address() {
+    return server.getAddress();
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+  }
+}

@@ -1,0 +1,72 @@
+package io.tidestore.osd.metrics;
+
+import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.micrometer.jmx.JmxConfig;
+import io.micrometer.jmx.JmxMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+/**
+ * The daemon's meter registries: one composite that every component records into, published both as
+ * JMX MBeans (domain {@code tidestore}, for jconsole) and as Prometheus text.
+ */
+public final class OsdMetrics implements AutoCloseable {
+  private final PrometheusMeterRegistry prometheus;
+  private final JmxMeterRegistry jmx;
+  private final CompositeMeterRegistry registry;
+  private final JvmGcMetrics gcMetrics;
+
+  public OsdMetrics() {
+    prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    jmx =
+        new JmxMeterRegistry(
+            new JmxConfig() {
+              @Override
+              public String get(String key) {
+                return null;
+              }
+
+              @Override
+              public String domain() {
+                return "tidestore";
+              }
+            },
+            Clock.SYSTEM);
+    registry = new CompositeMeterRegistry();
+    registry.add(prometheus);
+    registry.add(jmx);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ClassLoaderMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    gcMetrics = new JvmGcMetrics();
+    gcMetrics.bindTo(registry);
+  }
+
+  /** Where components register their meters. */
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  /** The Prometheus text exposition of every meter. */
+  public String scrape() {
+    return prometheus.scrape();
+  }
+
+  @Override
+  public void close() {
+    gcMetrics.close();
+    registry.close();
+    jmx.close();
+    prometheus.close();
+  }
+}

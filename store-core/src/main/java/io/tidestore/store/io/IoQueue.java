@@ -1,0 +1,123 @@
+package io.tidestore.store.io;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+
+/**
+ * An asynchronous queue of block I/O against files opened for direct I/O: the shape of one
+ * io_uring, with a FileChannel fallback behind the same contract.
+ *
+ * <h2>Threading</h2>
+ *
+ * A queue is created on, and used only by, its owner thread: every method except {@link
+ * #completionFd()} and {@link #describe()} must be called on it (implementations check). This is
+ * what keeps io_uring's SINGLE_ISSUER and DEFER_TASKRUN valid, and lets a shard own its queue
+ * without locks.
+ *
+ * <h2>Life of an operation</h2>
+ *
+ * <ol>
+ *   <li>Prepare: {@link #read}, {@link #write}, {@link #writeDurable}, {@link #sync}, {@link
+ *       #writeThenSync} queue an operation; nothing reaches the kernel yet. Preparing more than
+ *       {@link #capacity()} operations in flight throws {@link IoQueueFullException} (in-flight ops
+ *       are capped at the completion queue's size, so completions can never overflow).
+ *   <li>{@link #submit()} hands every prepared operation to the kernel in one system call.
+ *   <li>{@link #poll()} or {@link #await(long)} delivers completions, on the owner thread, to each
+ *       operation's {@link IoCompletion}. Every prepared operation completes exactly once,
+ *       successfully or with an {@link IoOpException}; {@link #close()} fails those still in flight
+ *       rather than leaving callers hanging.
+ * </ol>
+ *
+ * <h2>Buffers</h2>
+ *
+ * Buffers are native {@link MemorySegment}s aligned to {@link #alignment()} (4096), with lengths
+ * and file offsets that are multiples of it (O_DIRECT's rule; a misaligned request fails with
+ * EINVAL like the kernel's). A buffer inside a region given to {@link #registerBuffers} is used as
+ * a registered (fixed) buffer by the io_uring backend; others work unregistered. The caller owns
+ * every buffer and must keep it alive and untouched until its operation completes.
+ */
+public interface IoQueue extends AutoCloseable {
+
+  /** One line for the log: backend, features in use, and why a fallback was chosen. */
+  String describe();
+
+  /** The backend: {@link IoBackend#IO_URING} or {@link IoBackend#FILE_CHANNEL}. */
+  IoBackend backend();
+
+  /** Opens (creating if asked) a file or block device for direct I/O and registers it here. */
+  IoFile open(Path path, IoFile.Mode mode) throws IOException;
+
+  /**
+   * Registers memory regions (e.g. a shard's buffer pool and cache slabs) so I/O into them uses
+   * fixed buffers. A refused registration (RLIMIT_MEMLOCK) is logged and leaves the queue working
+   * with unregistered buffers; returns whether registration took effect.
+   */
+  boolean registerBuffers(MemorySegment... regions);
+
+  /** Required alignment of buffer addresses, lengths and file offsets, in bytes. */
+  int alignment();
+
+  /** Maximum operations in flight (prepared and not yet completed). */
+  int capacity();
+
+  /** Operations prepared or submitted and not yet completed. */
+  int inFlight();
+
+  /** Reads {@code buffer.byteSize()} bytes at {@code offset}; a short read completes short. */
+  void read(IoFile file, long offset, MemorySegment buffer, IoCompletion completion, long tag);
+
+  /** Writes {@code buffer} at {@code offset}; durable only after a later {@link #sync}. */
+  void write(IoFile file, long offset, MemorySegment buffer, IoCompletion completion, long tag);
+
+  /**
+   * Writes {@code buffer} at {@code offset} and completes once it is on stable storage (RWF_DSYNC).
+   */
+  void writeDurable(
+      IoFile file, long offset, MemorySegment buffer, IoCompletion completion, long tag);
+
+  /**
+   * Flushes every write to {@code file} that completed before this operation was submitted
+   * (fdatasync semantics).
+   */
+  void sync(IoFile file, IoCompletion completion, long tag);
+
+  /**
+   * A write linked to an fdatasync that runs only after it succeeds (IOSQE_IO_LINK): one
+   * completion, delivered when both are done, carrying the write's byte count; if the write fails,
+   * the sync is cancelled and the completion carries the write's error.
+   */
+  void writeThenSync(
+      IoFile file, long offset, MemorySegment buffer, IoCompletion completion, long tag);
+
+  /** Submits every prepared operation in one system call; returns how many were submitted. */
+  int submit() throws IOException;
+
+  /** Delivers every completion that is ready, without blocking; returns how many. */
+  int poll();
+
+  /**
+   * Submits what is prepared, then blocks until at least one completion is ready or {@code
+   * timeoutNanos} passes, and delivers what is ready; returns how many were delivered.
+   */
+  int await(long timeoutNanos) throws IOException;
+
+  /**
+   * The wake-up seam for an event loop: a file descriptor (an eventfd) that becomes readable when
+   * completions are ready, so a Netty loop can watch it and call {@link #poll()} on its own thread
+   * without a helper thread or spinning. The loop must drain the eventfd before polling. -1 when
+   * the backend has no fd; then {@link #setCompletionListener} is the seam.
+   */
+  int completionFd();
+
+  /**
+   * For backends without a {@link #completionFd()}: called from a foreign thread whenever a
+   * completion becomes ready; the listener must hand control to the owner thread (e.g. {@code
+   * eventLoop.execute(queue::poll)}), never call {@link #poll()} itself.
+   */
+  void setCompletionListener(Runnable listener);
+
+  /** Fails every operation still in flight with an {@link IoOpException}, then frees the queue. */
+  @Override
+  void close();
+}

@@ -45,7 +45,8 @@ final class ReactorIoHandler implements IoHandler {
     hooks = grown;
   }
 
-  /** Reactor thread only; true when the hook was registered. */
+  /** Reactor thread only; true when the hook was registered (compared by identity). */
+  @SuppressWarnings("ReferenceEquality") // a hook is removed as the instance that was added
   boolean removeHook(PassHook hook) {
     for (int i = 0; i < hooks.length; i++) {
       if (hooks[i] == hook) {

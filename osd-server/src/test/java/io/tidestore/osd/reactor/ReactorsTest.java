@@ -143,7 +143,7 @@ class ReactorsTest {
                 }
                 batches.incrementAndGet();
                 for (int i = 0; i < pending.size(); i++) {
-                  dirty.get(i).writeAndFlush(pending.get(i));
+                  var _ = dirty.get(i).writeAndFlush(pending.get(i));
                 }
                 pending.clear();
                 dirty.clear();
@@ -161,7 +161,7 @@ class ReactorsTest {
                       pending.add(msg.retain());
                     }
                   })
-              .bind(new InetSocketAddress("127.0.0.1", 0))
+              .bind(new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0))
               .sync()
               .channel();
       BlockingQueue<String> received = new ArrayBlockingQueue<>(16);

@@ -1,0 +1,405 @@
+package io.tidestore.client;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.util.collection.LongObjectHashMap;
+import io.tidestore.osd.protocol.Frame;
+import io.tidestore.osd.protocol.FrameDecoder;
+import io.tidestore.osd.protocol.FrameDescriptor;
+import io.tidestore.osd.protocol.ListPage;
+import io.tidestore.osd.protocol.ObjectStat;
+import io.tidestore.osd.protocol.Op;
+import io.tidestore.osd.protocol.OpException;
+import io.tidestore.osd.protocol.ShardMap;
+import io.tidestore.osd.protocol.Status;
+import io.tidestore.osd.protocol.Wire;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.ClosedChannelException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * One protocol v1 connection: async and pipelined. Every call returns at once with a future; many
+ * requests may be in flight, and replies, which the server may send in any order, are matched by
+ * request id.
+ *
+ * <p>Threading: methods may be called from any thread. Request ids and the table of pending
+ * requests live on the connection's event loop (calls from other threads hop onto it once); futures
+ * complete on that loop, so callbacks must not block. Buffers passed in are released by the client;
+ * buffers returned (read data, xattr values) belong to the caller, who releases them.
+ */
+// Netty write futures: a failed write closes the channel, which fails every pending request.
+@SuppressWarnings("FutureReturnValueIgnored")
+public final class ObjectClient implements AutoCloseable {
+  private final Channel channel;
+  private final EventLoop loop;
+  private final LongObjectHashMap<Pending<?>> pending = new LongObjectHashMap<>();
+  private long nextId = 1;
+  private volatile int reactor = -1;
+  private volatile int reactorCount;
+
+  private ObjectClient(Channel channel) {
+    this.channel = channel;
+    this.loop = channel.eventLoop();
+  }
+
+  /**
+   * Connects to {@code address} on {@code group} (channels of type {@code channelType}) and
+   * completes after the HELLO handshake.
+   */
+  public static CompletableFuture<ObjectClient> connect(
+      EventLoopGroup group, Class<? extends SocketChannel> channelType, InetSocketAddress address) {
+    CompletableFuture<ObjectClient> result = new CompletableFuture<>();
+    ObjectClient[] holder = new ObjectClient[1];
+    Bootstrap bootstrap =
+        new Bootstrap()
+            .group(group)
+            .channel(channelType)
+            .option(ChannelOption.TCP_NODELAY, true)
+            .handler(
+                new ChannelInitializer<Channel>() {
+                  @Override
+                  protected void initChannel(Channel ch) {
+                    holder[0] = new ObjectClient(ch);
+                    ch.pipeline()
+                        .addLast(new FrameDecoder(TimeUnit.SECONDS.toNanos(60), false))
+                        .addLast(holder[0].new Replies());
+                  }
+                });
+    bootstrap
+        .connect(address)
+        .addListener(
+            f -> {
+              if (!f.isSuccess()) {
+                result.completeExceptionally(
+                    new IOException("cannot connect to " + address + ": " + f.cause(), f.cause()));
+                return;
+              }
+              ObjectClient client = holder[0];
+              client
+                  .hello()
+                  .whenComplete(
+                      (ok, e) -> {
+                        if (e != null) {
+                          client.close();
+                          result.completeExceptionally(e);
+                        } else {
+                          result.complete(client);
+                        }
+                      });
+            });
+    return result;
+  }
+
+  private CompletableFuture<Void> hello() {
+    return send(
+        Op.HELLO,
+        8,
+        out -> {
+          out.writeInt(FrameDescriptor.MAGIC);
+          out.writeShort(FrameDescriptor.VERSION);
+          out.writeShort(FrameDescriptor.VERSION);
+        },
+        null,
+        body -> {
+          Wire.need(body, 8, "hello reply");
+          int version = body.readUnsignedShort();
+          if (version != FrameDescriptor.VERSION) {
+            throw new OpException(Status.EPROTO, "server chose version " + version);
+          }
+          reactor = body.readUnsignedShort();
+          reactorCount = body.readUnsignedShort();
+          return null;
+        });
+  }
+
+  /** The reactor serving this connection, from the HELLO reply. */
+  public int reactor() {
+    return reactor;
+  }
+
+  /** The server's reactor count, from the HELLO reply. */
+  public int reactorCount() {
+    return reactorCount;
+  }
+
+  public InetSocketAddress remoteAddress() {
+    return (InetSocketAddress) channel.remoteAddress();
+  }
+
+  /** PING: the server echoes {@code payload} (at most 1 KiB). */
+  public CompletableFuture<byte[]> ping(byte[] payload) {
+    return send(Op.PING, payload.length, out -> out.writeBytes(payload), null, ObjectClient::bytes);
+  }
+
+  public CompletableFuture<ShardMap> shardMap() {
+    return send(Op.SHARD_MAP, 0, out -> {}, null, ShardMap::readFrom);
+  }
+
+  /** WRITE {@code data} (released by the client) at {@code offset}; completes once durable. */
+  public CompletableFuture<Void> write(String name, long offset, ByteBuf data) {
+    return send(
+        Op.WRITE,
+        2 + Wire.utf8Length(name) + 8,
+        out -> {
+          Wire.writeString(out, name);
+          out.writeLong(offset);
+        },
+        data,
+        body -> null);
+  }
+
+  /** READ; the returned buffer belongs to the caller. */
+  public CompletableFuture<ByteBuf> read(String name, long offset, int length) {
+    return send(
+        Op.READ,
+        2 + Wire.utf8Length(name) + 12,
+        out -> {
+          Wire.writeString(out, name);
+          out.writeLong(offset);
+          out.writeInt(length);
+        },
+        null,
+        body -> body.retainedSlice());
+  }
+
+  public CompletableFuture<ObjectStat> stat(String name) {
+    return send(
+        Op.STAT,
+        2 + Wire.utf8Length(name),
+        out -> Wire.writeString(out, name),
+        null,
+        body -> {
+          Wire.need(body, 16, "stat reply");
+          return new ObjectStat(body.readLong(), body.readLong());
+        });
+  }
+
+  public CompletableFuture<Void> truncate(String name, long size) {
+    return send(
+        Op.TRUNCATE,
+        2 + Wire.utf8Length(name) + 8,
+        out -> {
+          Wire.writeString(out, name);
+          out.writeLong(size);
+        },
+        null,
+        body -> null);
+  }
+
+  public CompletableFuture<Void> remove(String name) {
+    return send(
+        Op.REMOVE, 2 + Wire.utf8Length(name), out -> Wire.writeString(out, name), null, b -> null);
+  }
+
+  /** LIST names of one shard after {@code after} ("" = from the start), at most {@code max}. */
+  public CompletableFuture<ListPage> list(int shard, String after, int max) {
+    return send(
+        Op.LIST,
+        10 + Wire.utf8Length(after),
+        out -> {
+          out.writeInt(shard);
+          out.writeInt(max);
+          Wire.writeString(out, after);
+        },
+        null,
+        body -> {
+          Wire.need(body, 4, "list count");
+          long count = body.readUnsignedInt();
+          List<String> names = new ArrayList<>((int) Math.min(count, 1024));
+          for (long i = 0; i < count; i++) {
+            names.add(Wire.readString(body, FrameDescriptor.MAX_NAME, "listed name"));
+          }
+          Wire.need(body, 1, "list more flag");
+          return new ListPage(names, body.readByte() != 0);
+        });
+  }
+
+  public CompletableFuture<Void> setXattr(String name, String key, ByteBuf value) {
+    return send(
+        Op.SET_XATTR,
+        4 + Wire.utf8Length(name) + Wire.utf8Length(key),
+        out -> {
+          Wire.writeString(out, name);
+          Wire.writeString(out, key);
+        },
+        value,
+        body -> null);
+  }
+
+  public CompletableFuture<ByteBuf> getXattr(String name, String key) {
+    return send(
+        Op.GET_XATTR,
+        4 + Wire.utf8Length(name) + Wire.utf8Length(key),
+        out -> {
+          Wire.writeString(out, name);
+          Wire.writeString(out, key);
+        },
+        null,
+        body -> body.retainedSlice());
+  }
+
+  public CompletableFuture<Void> removeXattr(String name, String key) {
+    return send(
+        Op.RM_XATTR,
+        4 + Wire.utf8Length(name) + Wire.utf8Length(key),
+        out -> {
+          Wire.writeString(out, name);
+          Wire.writeString(out, key);
+        },
+        null,
+        body -> null);
+  }
+
+  /**
+   * Sends a raw frame with any op and body: for tools and tests that probe the server's handling of
+   * ops it may not know. Completes with the reply body's bytes.
+   */
+  public CompletableFuture<byte[]> sendRaw(int op, byte[] body) {
+    return send(op, body.length, out -> out.writeBytes(body), null, ObjectClient::bytes);
+  }
+
+  private static byte[] bytes(ByteBuf body) {
+    byte[] bytes = new byte[body.readableBytes()];
+    body.readBytes(bytes);
+    return bytes;
+  }
+
+  @FunctionalInterface
+  private interface BodyWriter {
+    void write(ByteBuf out);
+  }
+
+  private record Pending<T>(int op, CompletableFuture<T> future, Function<ByteBuf, T> parser) {}
+
+  private <T> CompletableFuture<T> send(
+      int op, int bodyHint, BodyWriter writer, ByteBuf trailing, Function<ByteBuf, T> parser) {
+    CompletableFuture<T> future = new CompletableFuture<>();
+    if (loop.inEventLoop()) {
+      sendOnLoop(op, bodyHint, writer, trailing, parser, future);
+    } else {
+      loop.execute(() -> sendOnLoop(op, bodyHint, writer, trailing, parser, future));
+    }
+    return future;
+  }
+
+  private <T> void sendOnLoop(
+      int op,
+      int bodyHint,
+      BodyWriter writer,
+      ByteBuf trailing,
+      Function<ByteBuf, T> parser,
+      CompletableFuture<T> future) {
+    if (!channel.isActive()) {
+      if (trailing != null) {
+        trailing.release();
+      }
+      future.completeExceptionally(new ClosedChannelException());
+      return;
+    }
+    long id = nextId++;
+    ByteBuf frame = Wire.begin(channel.alloc(), op, 0, 0, id, bodyHint);
+    try {
+      writer.write(frame);
+    } catch (RuntimeException e) {
+      frame.release();
+      if (trailing != null) {
+        trailing.release();
+      }
+      future.completeExceptionally(e);
+      return;
+    }
+    pending.put(id, new Pending<>(op, future, parser));
+    if (trailing == null) {
+      channel.writeAndFlush(Wire.finish(frame, 0), channel.voidPromise());
+    } else {
+      channel.write(Wire.finish(frame, trailing.readableBytes()), channel.voidPromise());
+      channel.writeAndFlush(trailing, channel.voidPromise());
+    }
+  }
+
+  /** Requests sent and not yet answered; call on any thread (an estimate off the loop). */
+  public int inFlight() {
+    return pending.size();
+  }
+
+  @Override
+  public void close() {
+    channel.close().syncUninterruptibly();
+  }
+
+  /** Matches reply frames to pending requests; runs on the connection's loop. */
+  private final class Replies extends SimpleChannelInboundHandler<Frame> {
+    Replies() {
+      super(false);
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
+      try {
+        Pending<?> request = pending.remove(frame.requestId());
+        if (request == null) {
+          throw new OpException(
+              Status.EPROTO, "reply to unknown request id " + frame.requestId() + ", closing");
+        }
+        complete(request, frame);
+      } catch (OpException e) {
+        failAll(new IOException(e.getMessage(), e));
+        ctx.close();
+      } finally {
+        frame.release();
+      }
+    }
+
+    private <T> void complete(Pending<T> request, Frame frame) {
+      ByteBuf body = frame.body();
+      if (frame.status() != Status.OK) {
+        String message;
+        try {
+          message = Wire.readString(body, 0xffff, "error message");
+        } catch (OpException e) {
+          message = "(no message)";
+        }
+        request.future().completeExceptionally(new OpException(frame.status(), message));
+        return;
+      }
+      try {
+        request.future().complete(request.parser().apply(body));
+      } catch (RuntimeException e) {
+        request.future().completeExceptionally(e);
+      }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+      failAll(new ClosedChannelException());
+      ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      failAll(cause);
+      ctx.close();
+    }
+
+    private void failAll(Throwable cause) {
+      List<Pending<?>> all = new ArrayList<>(pending.values());
+      pending.clear();
+      for (Pending<?> request : all) {
+        request.future().completeExceptionally(cause);
+      }
+    }
+  }
+}

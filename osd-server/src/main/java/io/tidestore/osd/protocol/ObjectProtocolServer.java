@@ -1,0 +1,162 @@
+package io.tidestore.osd.protocol;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.tidestore.osd.reactor.Reactor;
+import io.tidestore.osd.reactor.Reactors;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.logging.Logger;
+
+/**
+ * The object protocol v1 listeners: a main port whose connections are spread over all reactors, and
+ * one port per reactor whose connections stay on that reactor, so a shard-aware client reaches the
+ * reactor owning a shard without a hop (docs/protocol.md, "Reaching a reactor"). With main port P
+ * (non-zero) reactor r listens on P + 1 + r; with P = 0 every port is ephemeral.
+ *
+ * <p>Thread-safe; {@link #close} closes the listeners (connections end with the reactors).
+ */
+public final class ObjectProtocolServer implements AutoCloseable, ServerContext {
+  private static final Logger LOG = Logger.getLogger(ObjectProtocolServer.class.getName());
+
+  private final Reactors reactors;
+  private final ObjectOps ops;
+  private final IdentityHashMap<EventLoop, Integer> reactorOfLoop = new IdentityHashMap<>();
+  private final List<Channel> listeners = new ArrayList<>();
+  private volatile ShardMap shardMap;
+  private InetSocketAddress mainAddress;
+
+  private ObjectProtocolServer(Reactors reactors, ObjectOps ops) {
+    this.reactors = reactors;
+    this.ops = ops;
+    for (Reactor reactor : reactors.all()) {
+      reactorOfLoop.put(reactor.loop(), reactor.index());
+    }
+  }
+
+  /**
+   * Binds the main port and the per-reactor ports on {@code address}.
+   *
+   * @param ops the object operations, or null for an OSD without a store (object ops then fail with
+   *     EOPNOTSUPP; HELLO, PING and SHARD_MAP still work)
+   */
+  public static ObjectProtocolServer start(
+      Reactors reactors, InetAddress address, int port, ObjectOps ops, ServerLimits limits)
+      throws IOException {
+    ObjectProtocolServer server = new ObjectProtocolServer(reactors, ops);
+    try {
+      server.bind(address, port, limits);
+    } catch (IOException | RuntimeException e) {
+      server.close();
+      throw e;
+    }
+    return server;
+  }
+
+  private void bind(InetAddress address, int port, ServerLimits limits) throws IOException {
+    if (port != 0 && port + reactors.size() > 65535) {
+      throw new IOException(
+          "port " + port + " leaves no room for " + reactors.size() + " reactor ports");
+    }
+    mainAddress = bindOne(reactors.group(), new InetSocketAddress(address, port), limits);
+    int[] ports = new int[reactors.size()];
+    for (Reactor reactor : reactors.all()) {
+      int reactorPort = port == 0 ? 0 : port + 1 + reactor.index();
+      ports[reactor.index()] =
+          bindOne(reactor.loop(), new InetSocketAddress(address, reactorPort), limits).getPort();
+    }
+    int[] owners = ops == null ? new int[0] : ops.shardOwners();
+    shardMap = new ShardMap(FrameDescriptor.PLACEMENT_CRC32C, ports, owners);
+    LOG.info(
+        "object protocol v"
+            + FrameDescriptor.VERSION
+            + " on "
+            + address.getHostAddress()
+            + ":"
+            + mainAddress.getPort()
+            + ", reactor ports "
+            + java.util.Arrays.toString(ports)
+            + (ops == null ? ", no object store" : ", " + owners.length + " shards"));
+  }
+
+  private InetSocketAddress bindOne(
+      EventLoopGroup childGroup, InetSocketAddress address, ServerLimits limits)
+      throws IOException {
+    ServerBootstrap bootstrap =
+        new ServerBootstrap()
+            .group(reactors.group(), childGroup)
+            .channel(reactors.transport().serverChannel())
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childOption(
+                ChannelOption.WRITE_BUFFER_WATER_MARK,
+                new WriteBufferWaterMark(1 << 20, 2 * FrameDescriptor.MAX_LENGTH))
+            .childHandler(
+                new ChannelInitializer<Channel>() {
+                  @Override
+                  protected void initChannel(Channel ch) {
+                    ch.pipeline()
+                        .addLast(
+                            "frames",
+                            new FrameDecoder(limits.partialFrameTimeout().toNanos(), true))
+                        .addLast(
+                            "ops", new ObjectProtocolHandler(ObjectProtocolServer.this, limits));
+                  }
+                });
+    try {
+      Channel channel = bootstrap.bind(address).sync().channel();
+      synchronized (listeners) {
+        listeners.add(channel);
+      }
+      return (InetSocketAddress) channel.localAddress();
+    } catch (RuntimeException e) {
+      throw new IOException("cannot listen on " + address + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while binding " + address, e);
+    }
+  }
+
+  /** The main listening address. */
+  public InetSocketAddress address() {
+    return mainAddress;
+  }
+
+  @Override
+  public ShardMap shardMap() {
+    return shardMap;
+  }
+
+  @Override
+  public ObjectOps ops() {
+    return ops;
+  }
+
+  @Override
+  public int reactorOf(EventLoop loop) {
+    return reactorOfLoop.getOrDefault(loop, FrameDescriptor.ANY_REACTOR);
+  }
+
+  @Override
+  public int reactorCount() {
+    return reactors.size();
+  }
+
+  @Override
+  public void close() {
+    synchronized (listeners) {
+      for (Channel listener : listeners) {
+        listener.close().syncUninterruptibly();
+      }
+      listeners.clear();
+    }
+  }
+}

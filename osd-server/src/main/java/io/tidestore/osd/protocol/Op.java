@@ -1,0 +1,38 @@
+package io.tidestore.osd.protocol;
+
+/** Protocol v1 op codes (docs/protocol.md, "Op codes"). */
+public final class Op {
+  public static final int HELLO = 0x01;
+  public static final int PING = 0x02;
+  public static final int SHARD_MAP = 0x03;
+  public static final int WRITE = 0x10;
+  public static final int READ = 0x11;
+  public static final int STAT = 0x12;
+  public static final int TRUNCATE = 0x13;
+  public static final int REMOVE = 0x14;
+  public static final int LIST = 0x15;
+  public static final int SET_XATTR = 0x20;
+  public static final int GET_XATTR = 0x21;
+  public static final int RM_XATTR = 0x22;
+
+  private Op() {}
+
+  /** The op's name for logs; {@code op 0x7f} for unknown codes. */
+  public static String name(int op) {
+    return switch (op) {
+      case HELLO -> "hello";
+      case PING -> "ping";
+      case SHARD_MAP -> "shard_map";
+      case WRITE -> "write";
+      case READ -> "read";
+      case STAT -> "stat";
+      case TRUNCATE -> "truncate";
+      case REMOVE -> "remove";
+      case LIST -> "list";
+      case SET_XATTR -> "setxattr";
+      case GET_XATTR -> "getxattr";
+      case RM_XATTR -> "rmxattr";
+      default -> String.format("op 0x%02x", op);
+    };
+  }
+}

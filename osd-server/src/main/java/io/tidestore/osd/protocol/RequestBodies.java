@@ -1,0 +1,56 @@
+package io.tidestore.osd.protocol;
+
+import io.netty.buffer.ByteBuf;
+
+/** Field readers for request bodies, each check throwing {@link OpException}. Stateless. */
+final class RequestBodies {
+  private RequestBodies() {}
+
+  static String name(ByteBuf body) {
+    String name = Wire.readString(body, FrameDescriptor.MAX_NAME, "object name");
+    if (name.isEmpty()) {
+      throw new OpException(Status.EINVAL, "empty object name");
+    }
+    return name;
+  }
+
+  static String xattrKey(ByteBuf body) {
+    String key = Wire.readString(body, FrameDescriptor.MAX_XATTR_KEY, "xattr key");
+    if (key.isEmpty()) {
+      throw new OpException(Status.EINVAL, "empty xattr key");
+    }
+    return key;
+  }
+
+  static long offset(ByteBuf body, String what) {
+    Wire.need(body, 8, what);
+    long value = body.readLong();
+    if (value < 0) {
+      throw new OpException(Status.EINVAL, what + " " + Long.toUnsignedString(value) + " > 2^63-1");
+    }
+    return value;
+  }
+
+  static int length(ByteBuf body, int max, String what) {
+    Wire.need(body, 4, what);
+    long value = body.readUnsignedInt();
+    if (value > max) {
+      throw new OpException(Status.EMSGSIZE, what + " " + value + " exceeds " + max);
+    }
+    return (int) value;
+  }
+
+  static void end(ByteBuf body, int op) {
+    if (body.isReadable()) {
+      throw new OpException(
+          Status.EBADMSG, body.readableBytes() + " unexpected trailing bytes in " + Op.name(op));
+    }
+  }
+
+  static void checkRange(long offset, long length) {
+    if (Long.MAX_VALUE - offset < length) {
+      throw new OpException(
+          Status.EFBIG, "offset " + offset + " + length " + length + " overflows");
+    }
+  }
+}

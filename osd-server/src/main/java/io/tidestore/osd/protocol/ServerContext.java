@@ -1,0 +1,16 @@
+package io.tidestore.osd.protocol;
+
+import io.netty.channel.EventLoop;
+
+/** What a connection handler needs from its server; implementations are thread-safe. */
+interface ServerContext {
+  ShardMap shardMap();
+
+  /** The object operations, or null when the OSD serves no store. */
+  ObjectOps ops();
+
+  /** The reactor index of {@code loop}, or {@link FrameDescriptor#ANY_REACTOR}. */
+  int reactorOf(EventLoop loop);
+
+  int reactorCount();
+}

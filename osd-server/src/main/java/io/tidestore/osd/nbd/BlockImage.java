@@ -1,0 +1,44 @@
+package io.tidestore.osd.nbd;
+
+import io.netty.buffer.ByteBuf;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A block device the NBD server exports: an image striped over store objects (see {@link
+ * io.tidestore.osd.image.ImageLayout}).
+ *
+ * <p>Threading: methods are called on the reactor thread of the NBD connection; the returned stages
+ * may complete on any thread, and requests on one connection may complete in any order. The server
+ * checks ranges against {@link #size()} and read-only before calling.
+ *
+ * <p>Failures: complete exceptionally with {@link io.tidestore.osd.protocol.OpException} whose
+ * status is an errno (EIO, ENOSPC, ...); other exceptions are sent as EIO.
+ *
+ * <p>Durability: a write, trim or write-zeroes completes only once durable, so FUA needs no extra
+ * work and {@link #flush()} only has to wait for nothing; the flag is passed for implementations
+ * that batch differently.
+ */
+public interface BlockImage {
+  /** The image name (the NBD export name). */
+  String name();
+
+  /** Size in bytes; constant while exported. */
+  long size();
+
+  boolean readOnly();
+
+  /** Reads {@code length} bytes at {@code offset}; the caller releases the returned buffer. */
+  CompletionStage<ByteBuf> read(long offset, int length);
+
+  /** Writes {@code data} (released by the callee) at {@code offset}. */
+  CompletionStage<Void> write(long offset, ByteBuf data, boolean fua);
+
+  /** Completes once every write completed before it is durable. */
+  CompletionStage<Void> flush();
+
+  /** Discards a range: reads of it then return zeroes. */
+  CompletionStage<Void> trim(long offset, long length, boolean fua);
+
+  /** Writes zeroes over a range. */
+  CompletionStage<Void> writeZeroes(long offset, long length, boolean fua);
+}

@@ -1,0 +1,84 @@
+package io.tidestore.osd.nbd;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.tidestore.osd.reactor.Reactors;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.logging.Logger;
+
+/**
+ * The NBD listener: every connection runs the fixed newstyle handshake, then serves one image on
+ * the reactor it landed on. Thread-safe; {@link #close} closes the listener.
+ */
+public final class NbdServer implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(NbdServer.class.getName());
+
+  /** NBD's IANA port. */
+  public static final int DEFAULT_PORT = 10809;
+
+  /**
+   * Per-connection limits.
+   *
+   * @param maxInFlight commands in flight before the server stops reading the connection
+   */
+  public record Limits(int maxInFlight) {
+    public static final Limits DEFAULT = new Limits(128);
+
+    public Limits {
+      if (maxInFlight < 1) {
+        throw new IllegalArgumentException("maxInFlight must be positive");
+      }
+    }
+  }
+
+  private final Channel listener;
+
+  private NbdServer(Channel listener) {
+    this.listener = listener;
+  }
+
+  /** Binds {@code address:port} (0 = any free port) and serves {@code exports}. */
+  public static NbdServer start(
+      Reactors reactors, InetAddress address, int port, ImageExports exports, Limits limits)
+      throws IOException {
+    ServerBootstrap bootstrap =
+        new ServerBootstrap()
+            .group(reactors.group())
+            .channel(reactors.transport().serverChannel())
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childHandler(
+                new ChannelInitializer<Channel>() {
+                  @Override
+                  protected void initChannel(Channel ch) {
+                    ch.pipeline()
+                        .addLast("nbd-handshake", new NbdHandshakeHandler(exports, limits));
+                  }
+                });
+    InetSocketAddress bindAddress = new InetSocketAddress(address, port);
+    try {
+      Channel listener = bootstrap.bind(bindAddress).sync().channel();
+      LOG.info(
+          "NBD on "
+              + address.getHostAddress()
+              + ":"
+              + ((InetSocketAddress) listener.localAddress()).getPort());
+      return new NbdServer(listener);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while binding " + bindAddress, e);
+    }
+  }
+
+  public InetSocketAddress address() {
+    return (InetSocketAddress) listener.localAddress();
+  }
+
+  @Override
+  public void close() {
+    listener.close().syncUninterruptibly();
+  }
+}

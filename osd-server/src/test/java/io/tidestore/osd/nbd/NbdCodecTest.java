@@ -1,0 +1,241 @@
+package io.tidestore.osd.nbd;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/** The handshake and transmission handlers on an EmbeddedChannel, byte by byte per the spec. */
+class NbdCodecTest {
+  private final MemoryImage disk = new MemoryImage("disk", 1 << 20, false);
+  private final MemoryImage ro = new MemoryImage("ro", 8192, true);
+  private final MemoryExports exports = new MemoryExports("disk", disk, ro);
+  private final ByteBuf out = Unpooled.buffer();
+  private final EmbeddedChannel ch =
+      new EmbeddedChannel(new NbdHandshakeHandler(exports, NbdServer.Limits.DEFAULT));
+
+  private ByteBuf out() {
+    ch.runPendingTasks();
+    for (ByteBuf part; (part = ch.readOutbound()) != null; ) {
+      out.writeBytes(part);
+      part.release();
+    }
+    return out;
+  }
+
+  private void greeted(int clientFlags) {
+    ByteBuf o = out();
+    assertEquals(Nbd.NBDMAGIC, o.readLong());
+    assertEquals(Nbd.IHAVEOPT, o.readLong());
+    assertEquals(Nbd.FLAG_FIXED_NEWSTYLE | Nbd.FLAG_NO_ZEROES, o.readUnsignedShort());
+    ch.writeInbound(Unpooled.buffer().writeInt(clientFlags));
+  }
+
+  private void option(int option, ByteBuf data) {
+    ByteBuf frame = Unpooled.buffer().writeLong(Nbd.IHAVEOPT).writeInt(option);
+    frame.writeInt(data.readableBytes()).writeBytes(data);
+    ch.writeInbound(frame);
+  }
+
+  private static ByteBuf goData(String name, int... infos) {
+    byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+    ByteBuf data =
+        Unpooled.buffer().writeInt(bytes.length).writeBytes(bytes).writeShort(infos.length);
+    for (int info : infos) {
+      data.writeShort(info);
+    }
+    return data;
+  }
+
+  /** Reads one option reply; returns its data. */
+  private ByteBuf optionReply(int option, int type) {
+    ByteBuf o = out();
+    assertEquals(Nbd.OPTION_REPLY_MAGIC, o.readLong());
+    assertEquals(option, o.readInt());
+    assertEquals(type, o.readInt(), "reply type");
+    return o.readSlice(o.readInt());
+  }
+
+  private void go(String name) {
+    greeted(Nbd.CLIENT_FLAG_FIXED_NEWSTYLE | Nbd.CLIENT_FLAG_NO_ZEROES);
+    option(Nbd.OPT_GO, goData(name, Nbd.INFO_BLOCK_SIZE));
+    ByteBuf export = optionReply(Nbd.OPT_GO, Nbd.REP_INFO);
+    assertEquals(Nbd.INFO_EXPORT, export.readUnsignedShort());
+    optionReply(Nbd.OPT_GO, Nbd.REP_INFO);
+    optionReply(Nbd.OPT_GO, Nbd.REP_ACK);
+  }
+
+  private void request(int flags, int type, long cookie, long offset, long length, byte[] payload) {
+    ByteBuf r = Unpooled.buffer().writeInt(Nbd.REQUEST_MAGIC).writeShort(flags).writeShort(type);
+    r.writeLong(cookie).writeLong(offset).writeInt((int) length);
+    if (payload != null) {
+      r.writeBytes(payload);
+    }
+    ch.writeInbound(r);
+  }
+
+  /** Reads a simple reply, checks cookie and error, returns it for data reads. */
+  private ByteBuf simpleReply(long cookie, int error) {
+    ByteBuf o = out();
+    assertEquals(Nbd.SIMPLE_REPLY_MAGIC, o.readInt());
+    assertEquals(error, o.readInt(), "errno");
+    assertEquals(cookie, o.readLong(), "cookie");
+    return o;
+  }
+
+  @Test
+  void listInfoUnknownAndUnsupportedOptions() {
+    greeted(Nbd.CLIENT_FLAG_FIXED_NEWSTYLE);
+    option(Nbd.OPT_LIST, Unpooled.EMPTY_BUFFER);
+    ByteBuf first = optionReply(Nbd.OPT_LIST, Nbd.REP_SERVER);
+    assertEquals(4, first.readInt());
+    assertEquals("disk", first.toString(StandardCharsets.UTF_8));
+    optionReply(Nbd.OPT_LIST, Nbd.REP_SERVER);
+    optionReply(Nbd.OPT_LIST, Nbd.REP_ACK);
+
+    option(Nbd.OPT_INFO, goData("", Nbd.INFO_NAME, Nbd.INFO_BLOCK_SIZE));
+    ByteBuf export = optionReply(Nbd.OPT_INFO, Nbd.REP_INFO);
+    assertEquals(Nbd.INFO_EXPORT, export.readUnsignedShort());
+    assertEquals(1 << 20, export.readLong());
+    int flags = export.readUnsignedShort();
+    assertTrue((flags & Nbd.FLAG_CAN_MULTI_CONN) != 0);
+    assertTrue((flags & Nbd.FLAG_SEND_WRITE_ZEROES) != 0);
+    assertEquals(0, flags & Nbd.FLAG_READ_ONLY);
+    ByteBuf name = optionReply(Nbd.OPT_INFO, Nbd.REP_INFO);
+    assertEquals(Nbd.INFO_NAME, name.readUnsignedShort());
+    assertEquals("disk", name.toString(StandardCharsets.UTF_8));
+    ByteBuf sizes = optionReply(Nbd.OPT_INFO, Nbd.REP_INFO);
+    assertEquals(Nbd.INFO_BLOCK_SIZE, sizes.readUnsignedShort());
+    assertEquals(1, sizes.readInt());
+    assertEquals(4096, sizes.readInt());
+    assertEquals(32 << 20, sizes.readInt());
+    optionReply(Nbd.OPT_INFO, Nbd.REP_ACK);
+
+    option(Nbd.OPT_GO, goData("nope"));
+    optionReply(Nbd.OPT_GO, Nbd.REP_ERR_UNKNOWN);
+    option(8, Unpooled.EMPTY_BUFFER); // NBD_OPT_STRUCTURED_REPLY
+    optionReply(8, Nbd.REP_ERR_UNSUP);
+    option(Nbd.OPT_GO, Unpooled.buffer().writeInt(100).writeByte('x')); // name longer than data
+    optionReply(Nbd.OPT_GO, Nbd.REP_ERR_INVALID);
+    option(Nbd.OPT_LIST, Unpooled.buffer().writeByte(1));
+    optionReply(Nbd.OPT_LIST, Nbd.REP_ERR_INVALID);
+    // Over-long option data is skipped as it streams in, never buffered, then refused.
+    ch.writeInbound(
+        Unpooled.buffer().writeLong(Nbd.IHAVEOPT).writeInt(Nbd.OPT_INFO).writeInt(100_000));
+    ch.writeInbound(Unpooled.wrappedBuffer(new byte[60_000]));
+    assertFalse(out().isReadable());
+    ch.writeInbound(Unpooled.wrappedBuffer(new byte[40_000]));
+    optionReply(Nbd.OPT_INFO, Nbd.REP_ERR_TOO_BIG);
+    // Negotiation goes on.
+    option(Nbd.OPT_ABORT, Unpooled.EMPTY_BUFFER);
+    optionReply(Nbd.OPT_ABORT, Nbd.REP_ACK);
+    assertFalse(ch.isOpen());
+  }
+
+  @Test
+  void abortAcksAndCloses() {
+    greeted(Nbd.CLIENT_FLAG_FIXED_NEWSTYLE);
+    option(Nbd.OPT_ABORT, Unpooled.EMPTY_BUFFER);
+    optionReply(Nbd.OPT_ABORT, Nbd.REP_ACK);
+    assertFalse(ch.isOpen());
+  }
+
+  @Test
+  void badOptionMagicAndUnknownClientFlagsClose() {
+    greeted(Nbd.CLIENT_FLAG_FIXED_NEWSTYLE);
+    ch.writeInbound(Unpooled.buffer().writeLong(0x1234).writeLong(0));
+    assertFalse(ch.isOpen());
+    EmbeddedChannel other =
+        new EmbeddedChannel(new NbdHandshakeHandler(exports, NbdServer.Limits.DEFAULT));
+    other.writeInbound(Unpooled.buffer().writeInt(0x80));
+    assertFalse(other.isOpen());
+  }
+
+  @Test
+  void exportNameOptionAnswersWithSizeFlagsAndPadding() {
+    greeted(Nbd.CLIENT_FLAG_FIXED_NEWSTYLE);
+    option(Nbd.OPT_EXPORT_NAME, Unpooled.copiedBuffer("ro", StandardCharsets.UTF_8));
+    ByteBuf o = out();
+    assertEquals(8192, o.readLong());
+    assertTrue((o.readUnsignedShort() & Nbd.FLAG_READ_ONLY) != 0);
+    assertEquals(124, o.readableBytes()); // no NO_ZEROES from this client
+    o.skipBytes(124);
+    request(0, Nbd.CMD_WRITE, 1, 0, 4, new byte[] {1, 2, 3, 4});
+    simpleReply(1, Nbd.EPERM);
+    request(0, Nbd.CMD_READ, 2, 0, 4, null);
+    assertEquals(4, simpleReply(2, 0).readableBytes());
+  }
+
+  @Test
+  void transmissionCommandsAndErrors() {
+    go("");
+    byte[] data = new byte[8192];
+    Arrays.fill(data, (byte) 0x5a);
+    request(Nbd.CMD_FLAG_FUA, Nbd.CMD_WRITE, 11, 4096, data.length, data);
+    simpleReply(11, 0);
+    request(0, Nbd.CMD_READ, 12, 4096, 8192, null);
+    ByteBuf read = simpleReply(12, 0);
+    byte[] back = new byte[8192];
+    read.readBytes(back);
+    assertArrayEquals(data, back);
+    request(0, Nbd.CMD_WRITE_ZEROES, 13, 4096, 4096, null);
+    simpleReply(13, 0);
+    request(0, Nbd.CMD_TRIM, 14, 8192, 4096, null);
+    simpleReply(14, 0);
+    assertEquals(0, disk.bytes()[8192 + 4095]);
+    request(0, Nbd.CMD_FLUSH, 15, 0, 0, null);
+    simpleReply(15, 0);
+    assertEquals(1, disk.flushes);
+
+    // Out of range: ENOSPC for writes, EINVAL for reads; unknown command and flag: EINVAL.
+    request(0, Nbd.CMD_WRITE, 20, (1 << 20) - 2, 4, new byte[4]);
+    simpleReply(20, Nbd.ENOSPC);
+    request(0, Nbd.CMD_READ, 21, (1 << 20) - 2, 4, null);
+    simpleReply(21, Nbd.EINVAL);
+    request(0, Nbd.CMD_READ, 22, -1L, 4, null);
+    simpleReply(22, Nbd.EINVAL);
+    request(0, 42, 23, 0, 0, null);
+    simpleReply(23, Nbd.EINVAL);
+    request(1 << 7, Nbd.CMD_READ, 24, 0, 1, null);
+    simpleReply(24, Nbd.EINVAL);
+    // An oversized write payload is skipped as it streams in, then refused.
+    ch.writeInbound(
+        Unpooled.buffer()
+            .writeInt(Nbd.REQUEST_MAGIC)
+            .writeShort(0)
+            .writeShort(Nbd.CMD_WRITE)
+            .writeLong(25)
+            .writeLong(0)
+            .writeInt((32 << 20) + 1));
+    simpleReply(25, Nbd.EINVAL);
+    for (int i = 0; i < 32; i++) {
+      ch.writeInbound(Unpooled.wrappedBuffer(new byte[1 << 20]));
+    }
+    ch.writeInbound(Unpooled.wrappedBuffer(new byte[1]));
+    request(0, Nbd.CMD_READ, 26, 0, 1, null);
+    simpleReply(26, 0).skipBytes(1);
+    assertTrue(ch.isOpen());
+  }
+
+  @Test
+  void slowReadDoesNotHoldBackFastOnesAndDiscWaitsForIt() {
+    disk.slowOffset = 65536;
+    go("disk");
+    request(0, Nbd.CMD_READ, 100, 65536, 512, null);
+    request(0, Nbd.CMD_READ, 101, 0, 512, null);
+    simpleReply(101, 0).skipBytes(512);
+    request(0, Nbd.CMD_DISC, 102, 0, 0, null);
+    assertTrue(ch.isOpen(), "closed before the outstanding read was answered");
+    disk.slowRead.complete(null);
+    simpleReply(100, 0).skipBytes(512);
+    ch.runPendingTasks();
+    assertFalse(ch.isOpen());
+  }
+}

@@ -70,17 +70,24 @@ class ThreadCpuSamplerTest {
                 });
     try {
       ThreadCpuSampler sampler = ThreadCpuSampler.forPid(ProcessHandle.current().pid());
+      var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+      long before = threads.getThreadCpuTime(busy.threadId());
       long start = System.nanoTime();
       assertTrue(sampler.sample(0));
-      // Spin until the busy thread has accumulated a few scheduler ticks (USER_HZ = 100).
-      double seconds;
-      do {
-        seconds = (System.nanoTime() - start) / 1e9;
+      // Wait until the busy thread has really run 200 ms of CPU (however loaded the machine is),
+      // so the kernel's per-thread tick counters (USER_HZ = 100) have something to show.
+      long deadline = start + 30_000_000_000L;
+      while (threads.getThreadCpuTime(busy.threadId()) - before < 200_000_000L) {
+        assertTrue(System.nanoTime() < deadline, "busy thread got no CPU in 30 s");
         Thread.onSpinWait();
-      } while (seconds < 0.3);
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      long ranNanos = threads.getThreadCpuTime(busy.threadId()) - before;
       assertTrue(sampler.sample(seconds));
       var sample = sampler.samples().getFirst();
-      assertTrue(sample.cpuByThread().getOrDefault("busy-sampled", 0.0) > 10, sample.toString());
+      double seenSeconds = sample.cpuByThread().getOrDefault("busy-sampled", 0.0) / 100 * seconds;
+      // /proc counts whole ticks (10 ms): allow two ticks of rounding either way.
+      assertEquals(ranNanos / 1e9, seenSeconds, 0.03, sample.toString());
       assertTrue(sample.rssMiB() > 1);
     } finally {
       stop.set(true);

@@ -1,5 +1,6 @@
 package io.tidestore.bench.job;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -85,7 +86,8 @@ public record FioJob(
   }
 
   public FioJob {
-    options = Map.copyOf(new LinkedHashMap<>(options));
+    // Ordered as written, so regenerated job files read like their source.
+    options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
   }
 
   /** The percent of I/Os that are reads. */

@@ -58,6 +58,11 @@ public final class Charts {
             .yAxisTitle("mean completion latency (ms)")
             .build();
     style(chart);
+    // Latency and throughput are never negative; a stdev bar wider than the mean is clipped at 0.
+    chart.getStyler().setYAxisMin(0.0);
+    chart.getStyler().setXAxisMin(0.0);
+    chart.getStyler().setXAxisDecimalPattern("#,##0");
+    chart.getStyler().setYAxisDecimalPattern("0.###");
     for (Curve curve : curves) {
       if (curve.points().isEmpty()) {
         continue;
@@ -88,6 +93,9 @@ public final class Charts {
             .yAxisTitle("CPU (% of one core)")
             .build();
     style(chart);
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+    chart.getStyler().setYAxisMin(0.0);
+    chart.getStyler().setYAxisDecimalPattern("0");
     Map<String, Double> totals = new LinkedHashMap<>();
     for (ThreadCpuSampler.Sample s : samples) {
       s.cpuByThread().forEach((name, cpu) -> totals.merge(name, cpu, Double::sum));

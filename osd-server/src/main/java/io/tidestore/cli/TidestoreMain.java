@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
     description = "Tidestore: an object storage daemon for the JVM.",
     subcommands = {
       OsdCommand.class,
+      CacheSimCommand.class,
       SweepCommand.class,
       CompareCommand.class,
       VersionCommand.class,

@@ -38,6 +38,8 @@ class OsdDaemonIT {
             data.toString(),
             "--metrics-port",
             "0",
+            "--port",
+            "0",
             "--pid-file",
             pidFile.toString())) {
       int port = osd.awaitReady();
@@ -64,10 +66,11 @@ class OsdDaemonIT {
   void secondDaemonOnTheSameDataDirRefusesAndKillNineLeavesNoStaleLock() throws Exception {
     Path data = dir.resolve("osd.0");
     try (OsdProcess first =
-        OsdProcess.start("osd", "--data", data.toString(), "--metrics-port", "0")) {
+        OsdProcess.start("osd", "--data", data.toString(), "--metrics-port", "0", "--port", "0")) {
       first.awaitReady();
       try (OsdProcess second =
-          OsdProcess.start("osd", "--data", data.toString(), "--metrics-port", "0")) {
+          OsdProcess.start(
+              "osd", "--data", data.toString(), "--metrics-port", "0", "--port", "0")) {
         assertEquals(1, second.awaitExit(STOP), second.output());
         assertTrue(
             second
@@ -79,7 +82,7 @@ class OsdDaemonIT {
       assertEquals(137, first.awaitExit(STOP));
     }
     try (OsdProcess again =
-        OsdProcess.start("osd", "--data", data.toString(), "--metrics-port", "0")) {
+        OsdProcess.start("osd", "--data", data.toString(), "--metrics-port", "0", "--port", "0")) {
       again.awaitReady();
       again.signal("INT");
       assertEquals(0, again.awaitExit(STOP), again.output());
@@ -106,7 +109,7 @@ class OsdDaemonIT {
     Path conf = dir.resolve("t.conf");
     Files.writeString(conf, "data = " + dir.resolve("from-file") + "\nmetrics-port = 1\n");
     try (OsdProcess osd =
-        OsdProcess.start("osd", "--conf", conf.toString(), "--metrics-port", "0")) {
+        OsdProcess.start("osd", "--conf", conf.toString(), "--metrics-port", "0", "--port", "0")) {
       osd.awaitReady();
       assertTrue(osd.output().contains("config " + conf), osd.output());
       assertTrue(Files.exists(dir.resolve("from-file/lock")));

@@ -20,7 +20,8 @@ class SweepIT {
   void shortSweepWritesPointsReportAndCharts() throws Exception {
     Path run = dir.resolve("run");
     try (OsdProcess osd =
-        OsdProcess.start("osd", "--data", dir.resolve("osd").toString(), "--metrics-port", "0")) {
+        OsdProcess.start(
+            "osd", "--data", dir.resolve("osd").toString(), "--metrics-port", "0", "--port", "0")) {
       osd.awaitReady();
       try (OsdProcess sweep =
           OsdProcess.start(

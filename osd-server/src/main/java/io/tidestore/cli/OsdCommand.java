@@ -2,6 +2,8 @@ package io.tidestore.cli;
 
 import io.tidestore.osd.OsdDaemon;
 import io.tidestore.osd.OsdSettings;
+import io.tidestore.osd.cpu.CpuPolicy;
+import io.tidestore.osd.reactor.Transport;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -55,6 +57,42 @@ final class OsdCommand implements Callable<Integer> {
   int metricsPort = OsdSettings.DEFAULT_METRICS_PORT;
 
   @Option(
+      names = "--port",
+      paramLabel = "PORT",
+      description =
+          "Object protocol main port; reactor N also listens on PORT+1+N (0: any free ports)."
+              + " Default: ${DEFAULT-VALUE}, as Ceph OSDs.")
+  int port = OsdSettings.DEFAULT_OBJECT_PORT;
+
+  @Option(
+      names = "--nbd-port",
+      paramLabel = "PORT",
+      description = "NBD gateway port (0 picks a free port). Default: ${DEFAULT-VALUE}.")
+  int nbdPort = OsdDefaults.NBD_PORT;
+
+  @Option(
+      names = "--reactors",
+      paramLabel = "N",
+      description = "Reactor (event loop) threads. Default: one per CPU this process may use.")
+  int reactors;
+
+  @Option(
+      names = "--cpu-policy",
+      paramLabel = "POLICY",
+      converter = CpuPolicyConverter.class,
+      description =
+          "Reactor pinning: balanced (one per physical core, spread over NUMA nodes, hyperthread"
+              + " siblings last) or none. Default: ${DEFAULT-VALUE}.")
+  CpuPolicy cpuPolicy = CpuPolicy.BALANCED;
+
+  @Option(
+      names = "--transport",
+      paramLabel = "epoll|io_uring",
+      converter = TransportConverter.class,
+      description = "Netty transport of the reactors. Default: epoll.")
+  Transport transport = Transport.EPOLL;
+
+  @Option(
       names = "--pid-file",
       paramLabel = "FILE",
       description = "Write the daemon's pid here once it is ready; removed on a clean stop.")
@@ -75,6 +113,13 @@ final class OsdCommand implements Callable<Integer> {
 
   private OsdSettings settings() {
     checkPort("--metrics-port", metricsPort);
+    checkPort("--port", port);
+    checkPort("--nbd-port", nbdPort);
+    if (reactors < 0 || reactors > 1024) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "Invalid value for option '--reactors': " + reactors + " (1-1024, or 0 for one per CPU)");
+    }
     InetAddress address;
     try {
       address = InetAddress.getByName(listen);
@@ -87,7 +132,12 @@ final class OsdCommand implements Callable<Integer> {
         data.toAbsolutePath().normalize(),
         address,
         metricsPort,
-        pidFile == null ? null : pidFile.toAbsolutePath());
+        pidFile == null ? null : pidFile.toAbsolutePath(),
+        reactors,
+        cpuPolicy,
+        transport,
+        port,
+        nbdPort);
   }
 
   private void checkPort(String option, int port) {
@@ -95,6 +145,28 @@ final class OsdCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(),
           "Invalid value for option '" + option + "': " + port + " is not a port (0-65535)");
+    }
+  }
+
+  static final class CpuPolicyConverter implements picocli.CommandLine.ITypeConverter<CpuPolicy> {
+    @Override
+    public CpuPolicy convert(String value) {
+      try {
+        return CpuPolicy.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  static final class TransportConverter implements picocli.CommandLine.ITypeConverter<Transport> {
+    @Override
+    public Transport convert(String value) {
+      try {
+        return Transport.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+      }
     }
   }
 }

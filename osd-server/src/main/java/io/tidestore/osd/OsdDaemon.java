@@ -3,6 +3,10 @@ package io.tidestore.osd;
 import io.tidestore.cli.VersionInfo;
 import io.tidestore.osd.admin.AdminHttpServer;
 import io.tidestore.osd.metrics.OsdMetrics;
+import io.tidestore.osd.metrics.ReactorMetrics;
+import io.tidestore.osd.protocol.ObjectProtocolServer;
+import io.tidestore.osd.protocol.ServerLimits;
+import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.store.DataDirLock;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -29,6 +33,8 @@ public final class OsdDaemon implements AutoCloseable {
   private final ShutdownSignal shutdownSignal = new ShutdownSignal();
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private AdminHttpServer admin;
+  private Reactors reactors;
+  private ObjectProtocolServer objects;
 
   private OsdDaemon(OsdSettings settings) {
     this.settings = settings;
@@ -63,6 +69,18 @@ public final class OsdDaemon implements AutoCloseable {
     OsdMetrics metrics = new OsdMetrics();
     resources.push(metrics);
 
+    reactors = ReactorSetup.start(settings);
+    resources.push(reactors);
+    ReactorMetrics.bind(metrics.registry(), reactors);
+
+    // No object store is wired in yet: HELLO, PING and SHARD_MAP work, object ops answer
+    // EOPNOTSUPP. The NBD gateway starts once images over the store exist.
+    objects =
+        ObjectProtocolServer.start(
+            reactors, settings.listenAddress(), settings.objectPort(), null, ServerLimits.DEFAULT);
+    resources.push(objects);
+    LOG.info("NBD gateway (port " + settings.nbdPort() + ") not started: no image store yet");
+
     admin =
         AdminHttpServer.start(
             new InetSocketAddress(settings.listenAddress(), settings.metricsPort()),
@@ -77,6 +95,8 @@ public final class OsdDaemon implements AutoCloseable {
         READY_PREFIX
             + ": listening on "
             + settings.listenAddress().getHostAddress()
+            + " object="
+            + objects.address().getPort()
             + " metrics="
             + admin.address().getPort()
             + " (http /metrics /status) in "
@@ -92,6 +112,11 @@ public final class OsdDaemon implements AutoCloseable {
   /** Asks the daemon to stop as SIGTERM would. */
   public void requestStop() {
     shutdownSignal.trigger();
+  }
+
+  /** The bound main address of the object protocol. */
+  public InetSocketAddress objectAddress() {
+    return objects.address();
   }
 
   /** The bound metrics/status HTTP address. */

@@ -1,5 +1,7 @@
 package io.tidestore.osd;
 
+import io.tidestore.osd.cpu.CpuPolicy;
+import io.tidestore.osd.reactor.Transport;
 import java.net.InetAddress;
 import java.nio.file.Path;
 
@@ -11,10 +13,28 @@ import java.nio.file.Path;
  * @param listenAddress address every listener binds to
  * @param metricsPort HTTP port for /metrics and /status (0 = any free port)
  * @param pidFile where to write the pid once ready, or null
+ * @param reactors reactor count; 0 means one per CPU the process may use
+ * @param cpuPolicy how reactors are pinned
+ * @param transport the Netty transport of the reactors
+ * @param objectPort main port of the object protocol; reactor r also listens on objectPort+1+r (0 =
+ *     any free ports)
+ * @param nbdPort NBD port (0 = any free port)
  */
 public record OsdSettings(
-    Path confFile, Path dataDir, InetAddress listenAddress, int metricsPort, Path pidFile) {
+    Path confFile,
+    Path dataDir,
+    InetAddress listenAddress,
+    int metricsPort,
+    Path pidFile,
+    int reactors,
+    CpuPolicy cpuPolicy,
+    Transport transport,
+    int objectPort,
+    int nbdPort) {
 
   /** The Prometheus exporter port of Ceph's mgr module, so dashboards find us where they look. */
   public static final int DEFAULT_METRICS_PORT = 9283;
+
+  /** The first port of Ceph's OSD range (ms_bind_port_min), so firewalls already open it. */
+  public static final int DEFAULT_OBJECT_PORT = 6800;
 }

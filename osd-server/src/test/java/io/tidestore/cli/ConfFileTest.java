@@ -91,4 +91,27 @@ class ConfFileTest {
   void badPortIsAUsageError() {
     assertEquals(2, TidestoreMain.run("osd", "--metrics-port", "70000"));
   }
+
+  @Test
+  void reactorAndListenerOptionsFromFileAndFlags() throws Exception {
+    OsdCommand defaults = parse("osd");
+    assertEquals(6800, defaults.port);
+    assertEquals(10809, defaults.nbdPort);
+    assertEquals(0, defaults.reactors);
+    assertEquals(io.tidestore.osd.cpu.CpuPolicy.BALANCED, defaults.cpuPolicy);
+    assertEquals(io.tidestore.osd.reactor.Transport.EPOLL, defaults.transport);
+
+    Path conf = dir.resolve("r.conf");
+    Files.writeString(conf, "reactors = 3\ncpu-policy = none\ntransport = io_uring\nport = 7000\n");
+    OsdCommand fromFile = parse("osd", "--conf", conf.toString(), "--nbd-port", "0");
+    assertEquals(3, fromFile.reactors);
+    assertEquals(io.tidestore.osd.cpu.CpuPolicy.NONE, fromFile.cpuPolicy);
+    assertEquals(io.tidestore.osd.reactor.Transport.IO_URING, fromFile.transport);
+    assertEquals(7000, fromFile.port);
+    assertEquals(0, fromFile.nbdPort);
+
+    assertThrows(CommandLine.ParameterException.class, () -> parse("osd", "--transport", "kqueue"));
+    assertThrows(
+        CommandLine.ParameterException.class, () -> parse("osd", "--cpu-policy", "socket"));
+  }
 }

@@ -1,0 +1,103 @@
+package io.tidestore.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.tidestore.client.ObjectClient;
+import io.tidestore.client.ShardAwareClient;
+import io.tidestore.osd.protocol.ShardMap;
+import java.io.DataInputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The real daemon: pinned reactors in the log, the object protocol, reactor metrics. */
+class ObjectProtocolIT {
+  private static final Duration STOP = Duration.ofSeconds(30);
+  private static final Pattern OBJECT_PORT = Pattern.compile("object=(\\d+)");
+
+  @TempDir Path dir;
+
+  @Test
+  void reactorsArePinnedAndTheObjectProtocolServesClients() throws Exception {
+    try (OsdProcess osd =
+            OsdProcess.start(
+                "osd",
+                "--data",
+                dir.resolve("osd.0").toString(),
+                "--metrics-port",
+                "0",
+                "--port",
+                "0",
+                "--reactors",
+                "2",
+                "--cpu-policy",
+                "balanced");
+        MultiThreadIoEventLoopGroup group =
+            new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory())) {
+      int metricsPort = osd.awaitReady();
+      String reactorsLine = osd.awaitLine("reactor(s) on epoll", Duration.ofSeconds(5));
+      assertTrue(reactorsLine.contains("reactor-0 -> CPU "), reactorsLine);
+      assertTrue(reactorsLine.contains("reactor-1 -> CPU "), reactorsLine);
+      Matcher m = OBJECT_PORT.matcher(osd.awaitLine("tidestore osd ready", STOP));
+      assertTrue(m.find());
+      InetSocketAddress address = new InetSocketAddress("127.0.0.1", Integer.parseInt(m.group(1)));
+
+      try (ObjectClient client =
+          ObjectClient.connect(group, EpollSocketChannel.class, address)
+              .get(10, TimeUnit.SECONDS)) {
+        assertArrayEquals(
+            new byte[] {1, 2, 3}, client.ping(new byte[] {1, 2, 3}).get(10, TimeUnit.SECONDS));
+        ShardMap map = client.shardMap().get(10, TimeUnit.SECONDS);
+        assertEquals(2, map.reactors());
+      }
+      try (ShardAwareClient sharded =
+          ShardAwareClient.connect(group, EpollSocketChannel.class, address)
+              .get(10, TimeUnit.SECONDS)) {
+        assertEquals(1, sharded.reactor(1).reactor());
+      }
+
+      // A 4 GiB length prefix: error reply and close for that client only.
+      try (Socket bad = new Socket("127.0.0.1", address.getPort())) {
+        bad.setSoTimeout(10_000);
+        OutputStream out = bad.getOutputStream();
+        out.write(new byte[] {-1, -1, -1, -1, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9});
+        out.flush();
+        DataInputStream in = new DataInputStream(bad.getInputStream());
+        int length = in.readInt();
+        in.readFully(new byte[length]);
+        assertEquals(-1, in.read());
+      }
+      assertTrue(osd.awaitLine("outside 12..", STOP).contains("closing"));
+
+      HttpResponse<String> metrics =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      assertTrue(
+          metrics.body().contains("tidestore_reactor_busy_seconds_total{cpu="), metrics.body());
+      assertTrue(metrics.body().contains("tidestore_reactor_idle_seconds_total"), metrics.body());
+
+      osd.signal("TERM");
+      assertEquals(0, osd.awaitExit(STOP), osd.output());
+    }
+  }
+}

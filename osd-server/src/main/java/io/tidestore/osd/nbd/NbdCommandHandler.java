@@ -31,6 +31,8 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
   private ChannelHandlerContext ctx;
   private int inFlight;
   private boolean disconnecting;
+  private boolean reading; // inside a read batch: one flush at channelReadComplete
+  private boolean flushPending;
 
   NbdCommandHandler(BlockImage image, NbdServer.Limits limits) {
     this.image = image;
@@ -45,6 +47,7 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     NbdRequest request = (NbdRequest) msg;
+    reading = true;
     if (disconnecting) {
       release(request);
       return;
@@ -168,16 +171,31 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
   private void reply(long cookie, int error, ByteBuf data) {
     ByteBuf header = ctx.alloc().buffer(16);
     header.writeInt(Nbd.SIMPLE_REPLY_MAGIC).writeInt(error).writeLong(cookie);
-    if (data == null) {
-      ctx.writeAndFlush(header);
-    } else {
-      ctx.write(header);
-      ctx.writeAndFlush(data);
+    ctx.write(header);
+    if (data != null) {
+      ctx.write(data);
     }
+    if (reading) {
+      flushPending = true;
+    } else {
+      ctx.flush();
+    }
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    reading = false;
+    if (flushPending) {
+      flushPending = false;
+      ctx.flush();
+    }
+    ctx.fireChannelReadComplete();
   }
 
   private void closeIfDrained() {
     if (inFlight == 0) {
+      flushPending = false;
+      ctx.flush(); // close() would drop replies written but not flushed
       ctx.close();
     }
   }

@@ -33,6 +33,8 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
   private final ServerLimits limits;
   private ChannelHandlerContext ctx;
   private boolean helloDone;
+  private boolean reading; // inside a read batch: replies are flushed once at channelReadComplete
+  private boolean flushPending;
   private int inFlight;
   private ScheduledFuture<?> helloTimer;
 
@@ -73,12 +75,37 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     Frame frame = (Frame) msg;
+    reading = true;
     try {
       dispatch(frame);
     } catch (OpException e) {
       replyError(frame.op(), frame.requestId(), e.status(), e.getMessage());
     } finally {
       frame.release();
+    }
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    reading = false;
+    if (flushPending) {
+      flushPending = false;
+      ctx.flush();
+    }
+    ctx.fireChannelReadComplete();
+  }
+
+  /**
+   * Writes a reply: replies produced while a read batch is decoded (PING, errors, ops the store
+   * completed at once) share one flush, hence one write syscall, at the end of the batch; replies
+   * completed later are flushed at once.
+   */
+  private void send(ByteBuf reply) {
+    if (reading) {
+      ctx.write(reply);
+      flushPending = true;
+    } else {
+      ctx.writeAndFlush(reply);
     }
   }
 
@@ -98,7 +125,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
         }
         ByteBuf reply = Replies.begin(ctx.alloc(), op, id, body.readableBytes());
         reply.writeBytes(body);
-        ctx.writeAndFlush(Wire.finish(reply, 0));
+        send(Wire.finish(reply, 0));
       }
       case Op.SHARD_MAP -> {
         RequestBodies.end(body, op);
@@ -106,7 +133,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
         ByteBuf reply =
             Replies.begin(ctx.alloc(), op, id, 8 + 2 * map.reactors() + 2 * map.shards());
         map.writeTo(reply);
-        ctx.writeAndFlush(Wire.finish(reply, 0));
+        send(Wire.finish(reply, 0));
       }
       case Op.WRITE,
           Op.READ,
@@ -155,7 +182,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
     reply.writeShort(server.reactorOf(ctx.channel().eventLoop()));
     reply.writeShort(server.reactorCount());
     reply.writeShort(0);
-    ctx.writeAndFlush(Wire.finish(reply, 0));
+    send(Wire.finish(reply, 0));
   }
 
   private void objectOp(int op, long id, ByteBuf body) {
@@ -296,19 +323,19 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
   }
 
   private void replyEmpty(int op, long id, Void unused) {
-    ctx.writeAndFlush(Replies.ok(ctx.alloc(), op, id));
+    send(Replies.ok(ctx.alloc(), op, id));
   }
 
   private void replyData(int op, long id, ByteBuf data) {
     ctx.write(Wire.finish(Replies.begin(ctx.alloc(), op, id, 0), data.readableBytes()));
-    ctx.writeAndFlush(data);
+    send(data);
   }
 
   private void replyStat(int op, long id, ObjectStat stat) {
     ByteBuf reply = Replies.begin(ctx.alloc(), op, id, 16);
     reply.writeLong(stat.size());
     reply.writeLong(stat.mtimeNanos());
-    ctx.writeAndFlush(Wire.finish(reply, 0));
+    send(Wire.finish(reply, 0));
   }
 
   private void replyList(int op, long id, ListPage page) {
@@ -318,11 +345,11 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
       Wire.writeString(reply, name);
     }
     reply.writeByte(page.more() ? 1 : 0);
-    ctx.writeAndFlush(Wire.finish(reply, 0));
+    send(Wire.finish(reply, 0));
   }
 
   private void replyError(int op, long id, int status, String message) {
-    ctx.writeAndFlush(Replies.error(ctx.alloc(), op, id, status, message));
+    send(Replies.error(ctx.alloc(), op, id, status, message));
   }
 
   private void maybeResumeReading() {

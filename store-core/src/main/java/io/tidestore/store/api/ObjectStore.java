@@ -1,0 +1,222 @@
+package io.tidestore.store.api;
+
+import io.tidestore.store.DataDirLock;
+import io.tidestore.store.io.IoQueue;
+import io.tidestore.store.record.Blocks;
+import io.tidestore.store.record.CorruptRecordException;
+import io.tidestore.store.record.Superblock;
+import io.tidestore.store.record.SuperblockDescriptor;
+import io.tidestore.store.shard.ShardFiles;
+import io.tidestore.store.shard.ShardMount;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.util.zip.CRC32C;
+
+/**
+ * A store: {@code S} shards fixed at mkfs in one data directory ({@code DIR/shard-N} spaces and
+ * {@code DIR/shard-N.ckpt.0/1} index checkpoints), owned by this process through {@link
+ * DataDirLock} for as long as the {@code ObjectStore} is open.
+ *
+ * <p>The daemon opens the store once, then mounts each shard on the reactor thread that will own it
+ * ({@link #mountShard}), with an {@link IoQueue} created on that thread. R reactors may own S >= R
+ * shards; which reactor owns which shard is the daemon's choice, but which shard holds an object is
+ * fixed: {@link #shardOf} ({@link Placement}).
+ *
+ * <p>Thread safety: {@link #mkfs}, {@link #open} and {@link #close} are for one thread at
+ * startup/shutdown; {@link #shardOf} and the getters are safe from any thread; {@link #mountShard}
+ * may run concurrently for different shards, each on its owner thread.
+ */
+public final class ObjectStore implements AutoCloseable {
+  /** Shards a default mkfs creates. */
+  public static final int DEFAULT_SHARDS = 8;
+
+  /** Bytes per shard a default mkfs creates. */
+  public static final long DEFAULT_SHARD_BYTES = 1L << 30;
+
+  private final Path dir;
+  private final DataDirLock lock;
+  private final int shardCount;
+  private final StoreConfig config;
+
+  private ObjectStore(Path dir, DataDirLock lock, int shardCount, StoreConfig config) {
+    this.dir = dir;
+    this.lock = lock;
+    this.shardCount = shardCount;
+    this.config = config;
+  }
+
+  /**
+   * Segment size mkfs picks for a shard: 1/64 of it, a power of two between 256 KiB and 8 MiB
+   * (small segments for small test stores; 8 MiB keeps 4 MiB image writes in one record).
+   */
+  public static int defaultSegmentBytes(long shardBytes) {
+    long target = Math.max(256 << 10, Math.min(8 << 20, shardBytes / 64));
+    return (int) Long.highestOneBit(target);
+  }
+
+  /**
+   * Creates a store: {@code shards} files of {@code shardBytes} each, preallocated by writing zeros
+   * (not fallocate alone, whose unwritten extents turn every O_DSYNC write into a metadata journal
+   * commit), with both superblock copies. Refuses a directory that already holds a store.
+   */
+  public static void mkfs(Path dir, int shards, long shardBytes, int segmentBytes)
+      throws IOException {
+    if (shards < 1 || shards > 1024) {
+      throw new IllegalArgumentException("shards must be 1..1024, got " + shards);
+    }
+    if (segmentBytes < 64 << 10 || Integer.bitCount(segmentBytes) != 1) {
+      throw new IllegalArgumentException(
+          "segment size must be a power of two >= 64 KiB, got " + segmentBytes);
+    }
+    long first = (long) SuperblockDescriptor.COPIES * Blocks.SIZE;
+    long segments = (shardBytes - first) / segmentBytes;
+    if (segments < 8) {
+      throw new IllegalArgumentException(
+          "shard size "
+              + shardBytes
+              + " holds only "
+              + Math.max(0, segments)
+              + " segments of "
+              + segmentBytes
+              + " bytes; at least 8 are needed");
+    }
+    try (DataDirLock lock = DataDirLock.acquire(dir)) {
+      if (Files.exists(ShardFiles.data(dir, 0))) {
+        throw new IOException(dir + " already holds a store (" + ShardFiles.data(dir, 0) + ")");
+      }
+      long storeId = new SecureRandom().nextLong();
+      long bytes = first + segments * segmentBytes;
+      CRC32C crc = new CRC32C();
+      ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
+      for (int s = 0; s < shards; s++) {
+        Path path = ShardFiles.data(dir, s);
+        try (FileChannel ch =
+            FileChannel.open(
+                path,
+                StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE,
+                StandardOpenOption.READ)) {
+          for (long off = 0; off < bytes; ) {
+            zeros.clear().limit((int) Math.min(zeros.capacity(), bytes - off));
+            off += ch.write(zeros, off);
+          }
+          for (int copy = 0; copy < 2; copy++) {
+            Superblock sb =
+                new Superblock(
+                    s, shards, bytes, segmentBytes, (int) segments, first, copy, 0, storeId);
+            MemorySegment block = MemorySegment.ofArray(new byte[Blocks.SIZE]);
+            sb.encode(block, crc);
+            ch.write(block.asByteBuffer(), (long) copy * Blocks.SIZE);
+          }
+          ch.force(true);
+        }
+      }
+      try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+        d.force(true);
+      }
+    }
+  }
+
+  /** Opens the store in {@code dir} and takes its lock. */
+  public static ObjectStore open(Path dir, StoreConfig config) throws IOException {
+    DataDirLock lock = DataDirLock.acquire(dir);
+    try {
+      Superblock sb = readSuperblock(dir, 0);
+      for (int s = 1; s < sb.shardCount(); s++) {
+        Superblock other = readSuperblock(dir, s);
+        if (other.storeId() != sb.storeId() || other.shardCount() != sb.shardCount()) {
+          throw new IOException(
+              ShardFiles.data(dir, s)
+                  + " belongs to another store than "
+                  + ShardFiles.data(dir, 0));
+        }
+      }
+      return new ObjectStore(dir, lock, sb.shardCount(), config);
+    } catch (IOException | RuntimeException e) {
+      lock.close();
+      throw e;
+    }
+  }
+
+  /** Reads the newest valid superblock of a shard with plain file I/O. */
+  public static Superblock readSuperblock(Path dir, int shard) throws IOException {
+    Path path = ShardFiles.data(dir, shard);
+    if (!Files.exists(path)) {
+      throw new IOException(
+          "no store in "
+              + dir
+              + ": "
+              + path
+              + " is missing (run tidestore mkfs --data "
+              + dir
+              + ")");
+    }
+    ByteBuffer buf = ByteBuffer.allocate(2 * Blocks.SIZE);
+    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+      while (buf.hasRemaining() && ch.read(buf, buf.position()) > 0) {
+        // read both copies
+      }
+    }
+    Superblock best = null;
+    StringBuilder why = new StringBuilder();
+    CRC32C crc = new CRC32C();
+    for (int c = 0; c < 2; c++) {
+      try {
+        Superblock sb =
+            Superblock.decode(
+                MemorySegment.ofArray(buf.array()).asSlice((long) c * Blocks.SIZE, Blocks.SIZE),
+                crc);
+        if (best == null || sb.generation() > best.generation()) {
+          best = sb;
+        }
+      } catch (CorruptRecordException e) {
+        why.append(" copy ").append(c).append(": ").append(e.getMessage());
+      }
+    }
+    if (best == null) {
+      throw new IOException(path + " has no valid superblock:" + why);
+    }
+    return best;
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  public int shardCount() {
+    return shardCount;
+  }
+
+  public StoreConfig config() {
+    return config;
+  }
+
+  /** The shard that holds {@code key}. */
+  public int shardOf(ObjectKey key) {
+    return Placement.shardOf(key, shardCount);
+  }
+
+  /**
+   * Mounts shard {@code shard} on the calling thread, which becomes its owner; {@code queue} must
+   * have been created on this thread and stays the caller's. Blocks while it loads the checkpoint
+   * and replays the journal.
+   */
+  public ShardStore mountShard(int shard, IoQueue queue, ExtentCacheHook cache) throws IOException {
+    if (shard < 0 || shard >= shardCount) {
+      throw new IllegalArgumentException("shard " + shard + " not in 0.." + (shardCount - 1));
+    }
+    return ShardMount.mount(dir, shard, queue, config, cache);
+  }
+
+  /** Releases the data directory; close every mounted shard first. */
+  @Override
+  public void close() throws IOException {
+    lock.close();
+  }
+}

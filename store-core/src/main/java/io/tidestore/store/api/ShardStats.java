@@ -1,0 +1,40 @@
+package io.tidestore.store.api;
+
+/**
+ * A snapshot of one shard's counters, taken on its owner thread. Write amplification is device
+ * bytes written by the journal and the cleaner divided by user bytes written.
+ *
+ * @param userBytesWritten bytes passed to write()
+ * @param journalBytesWritten record bytes written for user operations
+ * @param cleanerBytesWritten record bytes the cleaner wrote relocating live blocks
+ * @param records records written
+ * @param segmentsTotal segments in the shard
+ * @param segmentsFree segments free for new records
+ * @param segmentsCleaned segments the cleaner reclaimed
+ * @param liveBlocks 4 KiB blocks referenced by the index
+ * @param objects objects in the shard
+ * @param indexBytes heap and off-heap bytes of the object index
+ * @param checkpoints checkpoints written since mount
+ * @param spaceWaitMaxNanos longest time a write waited for the cleaner to free space
+ */
+public record ShardStats(
+    long userBytesWritten,
+    long journalBytesWritten,
+    long cleanerBytesWritten,
+    long records,
+    int segmentsTotal,
+    int segmentsFree,
+    long segmentsCleaned,
+    long liveBlocks,
+    long objects,
+    long indexBytes,
+    long checkpoints,
+    long spaceWaitMaxNanos) {
+
+  /** (journal + cleaner bytes) / user bytes; 0 before any write. */
+  public double writeAmplification() {
+    return userBytesWritten == 0
+        ? 0
+        : (double) (journalBytesWritten + cleanerBytesWritten) / userBytesWritten;
+  }
+}

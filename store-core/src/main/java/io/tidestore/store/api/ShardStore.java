@@ -1,0 +1,112 @@
+package io.tidestore.store.api;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One shard of the object store: a log-structured space (superblock, fixed-size segments, index
+ * checkpoints) owned by exactly one thread.
+ *
+ * <h2>Threading</h2>
+ *
+ * A shard is mounted on its owner thread (see {@link ObjectStore#mountShard}) together with an
+ * {@link io.tidestore.store.io.IoQueue} created on that same thread, and from then on every method
+ * must be called on it; the shard checks and throws {@link IllegalStateException} otherwise. No
+ * method blocks except {@link #close()}. Completions ({@link StoreCompletion}) run on the owner
+ * thread: either inside the call (metadata-only operations, refusals) or when the owner thread
+ * reaps the I/O queue ({@code IoQueue.poll()/await()}), which the event loop does anyway.
+ *
+ * <h2>Loop-pass hook and group commit</h2>
+ *
+ * Mutations issued during one pass of the event loop are gathered into one journal record and
+ * written with one durable write when the loop calls {@link #endOfPass()} (or earlier when the
+ * batch reaches its byte or count threshold; see {@code io.tidestore.store.journal.GroupCommit}). A
+ * mutation is acknowledged only after its record is on stable storage and every earlier record has
+ * been applied, so acknowledgements come in journal-sequence order.
+ *
+ * <h2>Visibility</h2>
+ *
+ * Reads, {@code stat}, {@code list} and {@code getXattr} see the applied state: every acknowledged
+ * operation and none that failed. Mutations of one object are applied in the order they were
+ * issued.
+ *
+ * <h2>Buffer ownership</h2>
+ *
+ * {@link #write} copies the caller's bytes into the journal batch before it returns, so the caller
+ * may reuse its buffer at once. {@link #read} copies verified bytes into the caller's segment and
+ * completes with the count; the caller owns that segment and must not touch it until the
+ * completion. Copying out (rather than lending views of cache slabs or I/O buffers) was chosen
+ * because every block is crc-checked as a whole 4 KiB unit in an aligned O_DIRECT buffer while
+ * requests are arbitrary byte ranges, one memcpy of the requested bytes is cheap next to the I/O,
+ * and no network buffer can pin a cache slab or leak it when a connection dies.
+ */
+public interface ShardStore extends AutoCloseable {
+  /** This shard's number, 0 .. shardCount-1. */
+  int shard();
+
+  /** Writes {@code data} at {@code offset}; at most {@link #maxWriteBytes()} bytes per call. */
+  void write(ObjectKey key, long offset, MemorySegment data, StoreCompletion<Void> done);
+
+  /**
+   * Reads up to {@code into.byteSize()} bytes at {@code offset}; completes with the count copied
+   * (short at the end of the object, 0 at or past it). Holes read as zeros.
+   */
+  void read(ObjectKey key, long offset, MemorySegment into, StoreCompletion<Integer> done);
+
+  void stat(ObjectKey key, StoreCompletion<ObjectStat> done);
+
+  /** Sets the size; bytes past a shrunk size are gone, growing reads back zeros. */
+  void truncate(ObjectKey key, long size, StoreCompletion<Void> done);
+
+  void remove(ObjectKey key, StoreCompletion<Void> done);
+
+  /**
+   * Objects of {@code pool} whose names start with {@code prefix}, in name order, after {@code
+   * startAfter} (null for the first page), at most {@code limit} per page.
+   */
+  void list(
+      long pool, String prefix, ObjectKey startAfter, int limit, StoreCompletion<ListPage> done);
+
+  /** Sets a small attribute (name up to 255 bytes, value up to {@link #MAX_XATTR_BYTES}). */
+  void setXattr(ObjectKey key, String name, byte[] value, StoreCompletion<Void> done);
+
+  /** Completes with a copy of the attribute's value, or NOT_FOUND. */
+  void getXattr(ObjectKey key, String name, StoreCompletion<byte[]> done);
+
+  void removeXattr(ObjectKey key, String name, StoreCompletion<Void> done);
+
+  /** The loop-pass hook: writes whatever mutations are batched. Cheap when nothing is. */
+  void endOfPass();
+
+  /** Same as {@link #endOfPass()}, for callers outside an event loop. */
+  default void flush() {
+    endOfPass();
+  }
+
+  /** Whether no operation is pending (nothing batched, in flight, or waiting for a read). */
+  boolean idle();
+
+  /** Whether an I/O error turned the shard read-only (writes fail with READ_ONLY). */
+  boolean readOnly();
+
+  /** Largest byte count one {@link #write} accepts (one write is one atomic record). */
+  long maxWriteBytes();
+
+  /** Counters for metrics; a snapshot taken on the owner thread. */
+  ShardStats stats();
+
+  /**
+   * Waits for pending operations, writes an index checkpoint so the next mount replays nothing, and
+   * closes the I/O files (not the queue, which the caller owns). Owner thread only.
+   */
+  @Override
+  void close();
+
+  /** Largest object, in bytes. */
+  long MAX_OBJECT_BYTES = 64L << 20;
+
+  /** Largest attribute value, in bytes. */
+  int MAX_XATTR_BYTES = 64 << 10;
+
+  /** Longest attribute name, in UTF-8 bytes. */
+  int MAX_XATTR_NAME_BYTES = 255;
+}

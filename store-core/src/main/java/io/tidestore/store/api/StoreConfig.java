@@ -1,0 +1,68 @@
+package io.tidestore.store.api;
+
+/**
+ * Runtime settings of a shard (the on-disk geometry is fixed at mkfs and lives in the superblock).
+ *
+ * @param maxBatchBytes group commit: seal a batch once its record would exceed this many bytes
+ * @param maxBatchOps group commit: seal a batch once it holds this many operations
+ * @param maxBatchAgeNanos group commit: seal a batch whose oldest operation waited this long, at
+ *     the next call into the shard, even if the loop did not end its pass
+ * @param maxBatchesInFlight journal writes outstanding at once; later sealed batches wait
+ * @param checkpointEveryBytes write an index checkpoint after this many journal bytes
+ * @param cleanerPolicy victim choice
+ * @param cleanerLowWaterSegments start cleaning when free segments drop to this many
+ * @param reserveSegments segments kept for the cleaner and checkpoints; user writes that would eat
+ *     into them fail with NO_SPACE
+ */
+public record StoreConfig(
+    int maxBatchBytes,
+    int maxBatchOps,
+    long maxBatchAgeNanos,
+    int maxBatchesInFlight,
+    long checkpointEveryBytes,
+    CleanerPolicy cleanerPolicy,
+    int cleanerLowWaterSegments,
+    int reserveSegments) {
+
+  public StoreConfig {
+    if (maxBatchBytes < 8192 || maxBatchBytes % 4096 != 0) {
+      throw new IllegalArgumentException("maxBatchBytes must be a multiple of 4096, >= 8192");
+    }
+    if (maxBatchOps < 1 || maxBatchesInFlight < 1) {
+      throw new IllegalArgumentException("maxBatchOps and maxBatchesInFlight must be >= 1");
+    }
+    if (reserveSegments < 1 || cleanerLowWaterSegments <= reserveSegments) {
+      throw new IllegalArgumentException(
+          "need reserveSegments >= 1 and cleanerLowWaterSegments > reserveSegments");
+    }
+  }
+
+  /** Defaults for a daemon: 1 MiB / 256-op batches, 4 in flight, greedy cleaning. */
+  public static StoreConfig defaults() {
+    return new StoreConfig(1 << 20, 256, 1_000_000L, 4, 256L << 20, CleanerPolicy.GREEDY, 6, 2);
+  }
+
+  public StoreConfig withCleanerPolicy(CleanerPolicy policy) {
+    return new StoreConfig(
+        maxBatchBytes,
+        maxBatchOps,
+        maxBatchAgeNanos,
+        maxBatchesInFlight,
+        checkpointEveryBytes,
+        policy,
+        cleanerLowWaterSegments,
+        reserveSegments);
+  }
+
+  public StoreConfig withCheckpointEveryBytes(long bytes) {
+    return new StoreConfig(
+        maxBatchBytes,
+        maxBatchOps,
+        maxBatchAgeNanos,
+        maxBatchesInFlight,
+        bytes,
+        cleanerPolicy,
+        cleanerLowWaterSegments,
+        reserveSegments);
+  }
+}

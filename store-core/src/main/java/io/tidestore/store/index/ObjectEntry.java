@@ -1,0 +1,137 @@
+package io.tidestore.store.index;
+
+import io.tidestore.store.api.ObjectKey;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One object in a shard's index. Two views live here, both touched only on the owner thread:
+ *
+ * <ul>
+ *   <li>the <b>applied</b> state ({@link #exists}, {@link #size}, block entries, xattrs): what
+ *       durable, in-order applied records say; reads and checkpoints use only this;
+ *   <li>the <b>staged</b> state ({@code staged*}, {@link #pending}, {@link #waiting}): where the
+ *       object will be once every batched or in-flight mutation applies; the write path uses it to
+ *       order and merge mutations before they are durable.
+ * </ul>
+ */
+public final class ObjectEntry {
+  private static final long[] NO_BLOCKS = new long[0];
+
+  public final ObjectKey key;
+  public final long id;
+
+  // Applied state.
+  public boolean exists;
+  public long size;
+  private long[] blocks = NO_BLOCKS;
+  private int allocated;
+  private TreeMap<String, byte[]> xattrs;
+
+  // Staged state.
+  public boolean stagedExists;
+  public long stagedSize;
+
+  /** Blocks of batched or in-flight writes, by block index: the newest content for merges. */
+  public HashMap<Integer, MemorySegment> pending;
+
+  /** Mutations queued behind one that waits for a read-modify-write read; null when none. */
+  public ArrayDeque<Runnable> waiting;
+
+  public ObjectEntry(ObjectKey key, long id) {
+    this.key = key;
+    this.id = id;
+  }
+
+  /** The entry of block {@code index}, {@link BlockEntry#HOLE} when unallocated. */
+  public long block(long index) {
+    return index < blocks.length ? blocks[(int) index] : BlockEntry.HOLE;
+  }
+
+  /** Sets block {@code index}; returns the previous entry. */
+  public long setBlock(int index, long entry) {
+    if (index >= blocks.length) {
+      if (entry == BlockEntry.HOLE) {
+        return BlockEntry.HOLE;
+      }
+      int capacity = Math.max(index + 1, Math.min(blocks.length * 2, 16384));
+      blocks = Arrays.copyOf(blocks, Math.max(capacity, index + 1));
+    }
+    long old = blocks[index];
+    blocks[index] = entry;
+    if (old == BlockEntry.HOLE && entry != BlockEntry.HOLE) {
+      allocated++;
+    } else if (old != BlockEntry.HOLE && entry == BlockEntry.HOLE) {
+      allocated--;
+    }
+    return old;
+  }
+
+  /** Slots in the block array (allocated or holes). */
+  public int blockSlots() {
+    return blocks.length;
+  }
+
+  public int allocatedBlocks() {
+    return allocated;
+  }
+
+  /** Shrinks the block array after a truncate so a shrunk object gives memory back. */
+  public void trimBlocks(int slots) {
+    if (slots < blocks.length / 2) {
+      blocks = slots == 0 ? NO_BLOCKS : Arrays.copyOf(blocks, slots);
+    }
+  }
+
+  public Map<String, byte[]> xattrs() {
+    return xattrs == null ? Map.of() : xattrs;
+  }
+
+  public byte[] xattr(String name) {
+    return xattrs == null ? null : xattrs.get(name);
+  }
+
+  public void setXattr(String name, byte[] value) {
+    if (xattrs == null) {
+      xattrs = new TreeMap<>();
+    }
+    xattrs.put(name, value);
+  }
+
+  public void removeXattr(String name) {
+    if (xattrs != null) {
+      xattrs.remove(name);
+      if (xattrs.isEmpty()) {
+        xattrs = null;
+      }
+    }
+  }
+
+  public void clearXattrs() {
+    xattrs = null;
+  }
+
+  /** Whether the write path holds nothing for this object (safe to drop once removed). */
+  public boolean quiescent() {
+    return !stagedExists && (pending == null || pending.isEmpty()) && waiting == null;
+  }
+
+  /**
+   * Heap bytes this entry costs, estimated from the JVM's object layout (16-byte headers,
+   * compressed oops): the entry, its key and name, its block array, map nodes in the index, and its
+   * xattrs.
+   */
+  public long footprintBytes() {
+    long bytes = 80 + 24 + 48 + key.name().length() + 16 + 8L * blocks.length + 40 + 48 + 16;
+    if (xattrs != null) {
+      for (var e : xattrs.entrySet()) {
+        bytes += 40 + 48 + e.getKey().length() + 16 + e.getValue().length;
+      }
+    }
+    return bytes;
+  }
+}

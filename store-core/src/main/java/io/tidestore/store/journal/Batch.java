@@ -1,0 +1,112 @@
+package io.tidestore.store.journal;
+
+import io.tidestore.store.api.StoreCompletion;
+import io.tidestore.store.index.ObjectEntry;
+import io.tidestore.store.record.Blocks;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+
+/**
+ * One journal record in the making and then in flight: the operations it acknowledges, its data
+ * blocks (copied in at staging), and once sealed its sequence number, position and metadata
+ * block(s). Owner thread only.
+ */
+public final class Batch {
+  /** Where one staged block lives until the batch applies (the write path merges from it). */
+  public record PendingBlock(ObjectEntry entry, int block, MemorySegment slice) {}
+
+  final ArrayList<StoreCompletion<Void>> acks = new ArrayList<>();
+  final ArrayList<PendingBlock> pendingBlocks = new ArrayList<>();
+  MemorySegment data;
+  boolean pooledData;
+  MemorySegment meta;
+  boolean pooledMeta;
+  Arena ownArena;
+  int dataBlocks;
+  int capacityBlocks;
+  int ops;
+  int relocations;
+  long firstOpNanos;
+
+  long seq;
+  int segment = -1;
+  long offsetInSegment;
+  long position;
+  int metaBlocks;
+  int writesOutstanding;
+  boolean submitted;
+  boolean durable;
+  boolean failed;
+
+  public long seq() {
+    return seq;
+  }
+
+  public int segment() {
+    return segment;
+  }
+
+  /** Byte offset of the record in the shard's space. */
+  public long position() {
+    return position;
+  }
+
+  public int metaBlocks() {
+    return metaBlocks;
+  }
+
+  public int dataBlocks() {
+    return dataBlocks;
+  }
+
+  /** The sealed record's header and deltas. */
+  public MemorySegment meta() {
+    return meta;
+  }
+
+  /** Data block {@code i} of the record. */
+  public MemorySegment dataBlock(int i) {
+    return data.asSlice((long) i * Blocks.SIZE, Blocks.SIZE);
+  }
+
+  /** All data blocks of the record, or null when it has none. */
+  public MemorySegment data() {
+    return dataBlocks == 0 ? null : data.asSlice(0, (long) dataBlocks * Blocks.SIZE);
+  }
+
+  /** Blocks the cleaner relocated in this record. */
+  public int relocations() {
+    return relocations;
+  }
+
+  /** Counts one block the cleaner relocated into this record. */
+  public void relocated() {
+    relocations++;
+  }
+
+  public long recordBytes() {
+    return (long) (metaBlocks + dataBlocks) * Blocks.SIZE;
+  }
+
+  public ArrayList<PendingBlock> pendingBlocks() {
+    return pendingBlocks;
+  }
+
+  /** Takes the next data block of this record for the caller to fill; returns its index. */
+  public int addDataBlock() {
+    return dataBlocks++;
+  }
+
+  /** Registers a staged block so later merges of the same object find it. */
+  public void pending(ObjectEntry entry, int block, MemorySegment slice) {
+    pendingBlocks.add(new PendingBlock(entry, block, slice));
+  }
+
+  /** Acknowledges {@code done} when this batch applies (or fails it). */
+  public void onApplied(StoreCompletion<Void> done) {
+    if (done != null) {
+      acks.add(done);
+    }
+  }
+}

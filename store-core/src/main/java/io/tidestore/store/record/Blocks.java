@@ -1,0 +1,41 @@
+package io.tidestore.store.record;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
+
+/**
+ * The store's unit of I/O and checksumming: 4 KiB blocks (O_DIRECT alignment on every device we
+ * target), and the little-endian unaligned layouts every on-disk structure uses.
+ */
+public final class Blocks {
+  public static final int SIZE = 4096;
+  public static final int SHIFT = 12;
+
+  public static final ValueLayout.OfInt INT =
+      ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+  public static final ValueLayout.OfLong LONG =
+      ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+  public static final ValueLayout.OfShort SHORT =
+      ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+  private Blocks() {}
+
+  /** Bytes rounded up to whole blocks. */
+  public static long roundUp(long bytes) {
+    return (bytes + SIZE - 1) & ~(long) (SIZE - 1);
+  }
+
+  /** Number of blocks covering {@code bytes}. */
+  public static long count(long bytes) {
+    return (bytes + SIZE - 1) >>> SHIFT;
+  }
+
+  /** crc32c of {@code length} bytes at {@code offset}, with the JDK's intrinsic CRC32C. */
+  public static int crc(CRC32C crc, MemorySegment segment, long offset, long length) {
+    crc.reset();
+    crc.update(segment.asSlice(offset, length).asByteBuffer());
+    return (int) crc.getValue();
+  }
+}

@@ -1,0 +1,84 @@
+package io.tidestore.store.record;
+
+import java.lang.foreign.MemorySegment;
+import java.util.zip.CRC32C;
+
+/**
+ * A decoded record header ({@link RecordDescriptor}). Encoding happens in place into the batch's
+ * metadata buffer.
+ */
+public record RecordHeader(
+    int shard, long seq, long epoch, int metaLength, int dataBlocks, int deltaCount) {
+
+  public int metaBlocks() {
+    return RecordDescriptor.metaBlocks(metaLength);
+  }
+
+  /** Whole record length in bytes. */
+  public long length() {
+    return (long) (metaBlocks() + dataBlocks) * Blocks.SIZE;
+  }
+
+  /**
+   * Writes the header into {@code buf[0,64)} (the deltas must already be at 64) and its crc over
+   * header and deltas.
+   */
+  public void encode(MemorySegment buf, CRC32C crc) {
+    buf.set(Blocks.INT, RecordDescriptor.MAGIC_OFFSET, RecordDescriptor.MAGIC);
+    buf.set(Blocks.SHORT, RecordDescriptor.VERSION_OFFSET, RecordDescriptor.VERSION);
+    buf.set(Blocks.SHORT, RecordDescriptor.FLAGS_OFFSET, (short) 0);
+    buf.set(Blocks.INT, RecordDescriptor.SHARD_OFFSET, shard);
+    buf.set(Blocks.INT, RecordDescriptor.META_LENGTH_OFFSET, metaLength);
+    buf.set(Blocks.LONG, RecordDescriptor.SEQ_OFFSET, seq);
+    buf.set(Blocks.LONG, RecordDescriptor.EPOCH_OFFSET, epoch);
+    buf.set(Blocks.INT, RecordDescriptor.DATA_BLOCKS_OFFSET, dataBlocks);
+    buf.set(Blocks.INT, RecordDescriptor.DELTA_COUNT_OFFSET, deltaCount);
+    buf.set(Blocks.INT, RecordDescriptor.META_BLOCKS_OFFSET, metaBlocks());
+    buf.asSlice(44, 16).fill((byte) 0);
+    buf.set(Blocks.INT, RecordDescriptor.CRC_OFFSET, headerCrc(buf, metaLength, crc));
+  }
+
+  private static int headerCrc(MemorySegment buf, int metaLength, CRC32C crc) {
+    crc.reset();
+    crc.update(buf.asSlice(0, RecordDescriptor.CRC_OFFSET).asByteBuffer());
+    crc.update(buf.asSlice(RecordDescriptor.HEADER_LENGTH, metaLength).asByteBuffer());
+    return (int) crc.getValue();
+  }
+
+  /**
+   * Decodes the header at {@code buf[0,..)}; {@code buf} must hold at least the first block. Does
+   * not check the crc (the deltas may not be loaded yet): see {@link #verify}.
+   *
+   * @return null when the block does not start with a record header of this format at all
+   */
+  public static RecordHeader peek(MemorySegment buf, int maxLength) {
+    if (buf.get(Blocks.INT, RecordDescriptor.MAGIC_OFFSET) != RecordDescriptor.MAGIC
+        || buf.get(Blocks.SHORT, RecordDescriptor.VERSION_OFFSET) != RecordDescriptor.VERSION) {
+      return null;
+    }
+    int metaLength = buf.get(Blocks.INT, RecordDescriptor.META_LENGTH_OFFSET);
+    int dataBlocks = buf.get(Blocks.INT, RecordDescriptor.DATA_BLOCKS_OFFSET);
+    int deltaCount = buf.get(Blocks.INT, RecordDescriptor.DELTA_COUNT_OFFSET);
+    if (metaLength < 0 || dataBlocks < 0 || deltaCount < 0) {
+      return null;
+    }
+    RecordHeader h =
+        new RecordHeader(
+            buf.get(Blocks.INT, RecordDescriptor.SHARD_OFFSET),
+            buf.get(Blocks.LONG, RecordDescriptor.SEQ_OFFSET),
+            buf.get(Blocks.LONG, RecordDescriptor.EPOCH_OFFSET),
+            metaLength,
+            dataBlocks,
+            deltaCount);
+    if (h.length() > maxLength
+        || buf.get(Blocks.INT, RecordDescriptor.META_BLOCKS_OFFSET) != h.metaBlocks()) {
+      return null;
+    }
+    return h;
+  }
+
+  /** Whether the header crc matches; {@code buf} holds at least {@link #metaBlocks()} blocks. */
+  public boolean verify(MemorySegment buf, CRC32C crc) {
+    return buf.get(Blocks.INT, RecordDescriptor.CRC_OFFSET) == headerCrc(buf, metaLength, crc);
+  }
+}

@@ -1,0 +1,123 @@
+package io.tidestore.store.shard;
+
+import io.tidestore.store.api.StoreException;
+import io.tidestore.store.io.IoCompletion;
+import io.tidestore.store.io.IoOpException;
+import io.tidestore.store.record.Blocks;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.zip.CRC32C;
+
+/**
+ * One disk read of a run of an object's blocks that sit next to each other in one segment. Every
+ * block is checked against the crc32c its index entry held when the read was issued; a mismatch
+ * fails the read with CORRUPT, so bad data is never served. Owner thread only.
+ */
+final class BlockRead implements IoCompletion {
+  /** Receives the verified blocks (valid only during the call) or the failure. */
+  interface Done {
+    void done(BlockRead read, MemorySegment blocks, StoreException failure);
+  }
+
+  final long objectId;
+  final int firstBlock;
+  final int count;
+  final int firstLocation;
+  final int[] crcs;
+  private final LogShard shard;
+  private final Done done;
+  private MemorySegment buffer;
+  private Arena ownArena;
+
+  BlockRead(
+      LogShard shard,
+      long objectId,
+      int firstBlock,
+      int count,
+      int firstLocation,
+      int[] crcs,
+      Done done) {
+    this.shard = shard;
+    this.objectId = objectId;
+    this.firstBlock = firstBlock;
+    this.count = count;
+    this.firstLocation = firstLocation;
+    this.crcs = crcs;
+    this.done = done;
+  }
+
+  void start() {
+    long bytes = (long) count * Blocks.SIZE;
+    if (bytes <= shard.readPool.bufferBytes()) {
+      buffer = shard.readPool.take();
+    } else {
+      ownArena = Arena.ofShared();
+      buffer = ownArena.allocate(bytes, Blocks.SIZE);
+    }
+    shard.segments.readStarted(firstLocation);
+    shard.readsInFlight++;
+    shard.queue.read(
+        shard.file,
+        (long) Integer.toUnsignedLong(firstLocation) * Blocks.SIZE,
+        buffer.asSlice(0, bytes),
+        this,
+        0);
+  }
+
+  @Override
+  public void completed(long tag, int result) {
+    StoreException failure = null;
+    if (result < count * Blocks.SIZE) {
+      failure =
+          new StoreException(
+              StoreException.Code.IO_ERROR,
+              "short read of " + result + " bytes at block " + firstLocation + shard.where());
+    } else {
+      CRC32C crc = shard.crc;
+      for (int i = 0; i < count && failure == null; i++) {
+        int actual = Blocks.crc(crc, buffer, (long) i * Blocks.SIZE, Blocks.SIZE);
+        if (actual != crcs[i]) {
+          failure =
+              new StoreException(
+                  StoreException.Code.CORRUPT,
+                  "crc32c mismatch in object "
+                      + objectId
+                      + " block "
+                      + (firstBlock + i)
+                      + " at location "
+                      + Integer.toUnsignedLong(firstLocation + i)
+                      + shard.where()
+                      + ": expected "
+                      + Integer.toHexString(crcs[i])
+                      + ", read "
+                      + Integer.toHexString(actual));
+          shard.corruptionSeen(failure);
+        }
+      }
+    }
+    finish(failure == null ? buffer : null, failure);
+  }
+
+  @Override
+  public void failed(long tag, IoOpException error) {
+    finish(
+        null,
+        new StoreException(
+            StoreException.Code.IO_ERROR, "read failed" + shard.where() + ": " + error, error));
+  }
+
+  private void finish(MemorySegment blocks, StoreException failure) {
+    shard.segments.readDone(firstLocation);
+    shard.readsInFlight--;
+    try {
+      done.done(this, blocks, failure);
+    } finally {
+      if (ownArena != null) {
+        ownArena.close();
+      } else {
+        shard.readPool.give(buffer);
+      }
+      buffer = null;
+    }
+  }
+}

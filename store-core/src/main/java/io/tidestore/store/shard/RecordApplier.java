@@ -1,0 +1,168 @@
+package io.tidestore.store.shard;
+
+import io.tidestore.store.api.ExtentCacheHook;
+import io.tidestore.store.api.ObjectKey;
+import io.tidestore.store.index.BlockEntry;
+import io.tidestore.store.index.ObjectEntry;
+import io.tidestore.store.index.ObjectIndex;
+import io.tidestore.store.record.Blocks;
+import io.tidestore.store.record.CorruptRecordException;
+import io.tidestore.store.record.DeltaReader;
+import io.tidestore.store.record.DeltaVisitor;
+import io.tidestore.store.record.RecordDescriptor;
+import io.tidestore.store.record.RecordHeader;
+import io.tidestore.store.segment.SegmentTable;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Applies a record's deltas to the index, the segments' live counts and the cache. The same code
+ * runs for a freshly durable batch and for replay at mount, so the two cannot disagree. Owner
+ * thread only.
+ */
+final class RecordApplier implements DeltaVisitor {
+  private final ObjectIndex index;
+  private final SegmentTable segments;
+  private final ExtentCacheHook cache;
+  private final boolean runtime;
+  private int dataStart;
+  private MemorySegment data;
+
+  RecordApplier(ObjectIndex index, SegmentTable segments, ExtentCacheHook cache, boolean runtime) {
+    this.index = index;
+    this.segments = segments;
+    this.cache = cache;
+    this.runtime = runtime;
+  }
+
+  /**
+   * Applies one verified record.
+   *
+   * @param meta the record's header and deltas
+   * @param location block location of the record's first block
+   * @param data the record's data blocks (for the cache), or null
+   */
+  void apply(MemorySegment meta, RecordHeader h, int location, MemorySegment data)
+      throws CorruptRecordException {
+    this.dataStart = location + h.metaBlocks();
+    this.data = data;
+    DeltaReader.read(meta, RecordDescriptor.HEADER_LENGTH, h.metaLength(), h.deltaCount(), this);
+    this.data = null;
+  }
+
+  private ObjectEntry entry(long id) {
+    ObjectEntry e = index.byId(id);
+    if (e == null) {
+      throw new IllegalStateException("record refers to unknown object id " + id);
+    }
+    return e;
+  }
+
+  @Override
+  public void create(long id, long pool, String name) {
+    ObjectEntry e = index.byId(id);
+    if (e == null) {
+      ObjectKey key = new ObjectKey(pool, name);
+      ObjectEntry old = index.get(key);
+      if (old != null) {
+        index.drop(old);
+      }
+      e = index.insert(key, id);
+      e.stagedExists = true;
+    }
+    e.exists = true;
+  }
+
+  @Override
+  public void write(
+      long id,
+      int firstBlock,
+      int blocks,
+      long endByte,
+      MemorySegment crcs,
+      long crcOffset,
+      int dataIndex) {
+    ObjectEntry e = entry(id);
+    for (int i = 0; i < blocks; i++) {
+      int location = dataStart + dataIndex + i;
+      int crc = crcs.get(Blocks.INT, crcOffset + 4L * i);
+      long old = e.setBlock(firstBlock + i, BlockEntry.pack(location, crc));
+      if (!BlockEntry.isHole(old)) {
+        segments.releaseLive(BlockEntry.location(old));
+      }
+      segments.addLive(location);
+      if (runtime && data != null) {
+        cache.insertDurable(
+            id, firstBlock + i, data.asSlice((long) (dataIndex + i) * Blocks.SIZE, Blocks.SIZE));
+      }
+    }
+    e.size = Math.max(e.size, endByte);
+    if (!runtime) {
+      e.stagedSize = e.size;
+    }
+  }
+
+  @Override
+  public void truncate(long id, long size) {
+    ObjectEntry e = entry(id);
+    int keep = (int) Blocks.count(size);
+    for (int b = keep; b < e.blockSlots(); b++) {
+      long old = e.setBlock(b, BlockEntry.HOLE);
+      if (!BlockEntry.isHole(old)) {
+        segments.releaseLive(BlockEntry.location(old));
+      }
+    }
+    e.trimBlocks(keep);
+    e.size = size;
+    if (!runtime) {
+      e.stagedSize = size;
+    }
+    cache.invalidate(id, keep);
+  }
+
+  @Override
+  public void remove(long id) {
+    ObjectEntry e = entry(id);
+    for (int b = 0; b < e.blockSlots(); b++) {
+      long old = e.setBlock(b, BlockEntry.HOLE);
+      if (!BlockEntry.isHole(old)) {
+        segments.releaseLive(BlockEntry.location(old));
+      }
+    }
+    e.trimBlocks(0);
+    e.size = 0;
+    e.exists = false;
+    e.clearXattrs();
+    cache.invalidate(id, 0);
+    if (!runtime) {
+      e.stagedExists = false;
+      e.stagedSize = 0;
+    }
+    if (e.quiescent()) {
+      index.drop(e);
+    }
+  }
+
+  @Override
+  public void setXattr(long id, String name, byte[] value) {
+    entry(id).setXattr(name, value);
+  }
+
+  @Override
+  public void removeXattr(long id, String name) {
+    entry(id).removeXattr(name);
+  }
+
+  @Override
+  public void relocate(long id, int block, int oldLocation, int crc, int dataIndex) {
+    ObjectEntry e = index.byId(id);
+    // The object may be gone, or the block rewritten since the cleaner copied it: then the newer
+    // state wins and the copy is dead on arrival.
+    if (e == null || e.block(block) != BlockEntry.pack(oldLocation, crc)) {
+      return;
+    }
+    int location = dataStart + dataIndex;
+    e.setBlock(block, BlockEntry.pack(location, crc));
+    segments.releaseLive(oldLocation);
+    segments.addLive(location);
+  }
+}

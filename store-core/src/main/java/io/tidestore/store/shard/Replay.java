@@ -1,0 +1,223 @@
+package io.tidestore.store.shard;
+
+import io.tidestore.store.api.ExtentCacheHook;
+import io.tidestore.store.index.ObjectIndex;
+import io.tidestore.store.io.IoFile;
+import io.tidestore.store.record.Blocks;
+import io.tidestore.store.record.CorruptRecordException;
+import io.tidestore.store.record.DeltaReader;
+import io.tidestore.store.record.DeltaVisitor;
+import io.tidestore.store.record.RecordDescriptor;
+import io.tidestore.store.record.RecordHeader;
+import io.tidestore.store.record.Superblock;
+import io.tidestore.store.segment.SegmentTable;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.zip.CRC32C;
+
+/**
+ * Replays the journal after a checkpoint: starting where the checkpoint says record {@code lastSeq
+ * + 1} goes, it applies records whose sequence is exactly the next one and whose epoch is not lower
+ * than the previous record's, following the chain into whichever segment starts with the next
+ * sequence (the highest epoch wins, so a stale record from before a crash never beats the one
+ * rewritten after it). It stops at the first record that is missing, torn or corrupt. Owner thread
+ * only.
+ */
+final class Replay {
+  /** Where the journal ends and how replay got there. */
+  record Result(
+      long lastSeq,
+      long lastEpoch,
+      int headSegment,
+      long headOffset,
+      long records,
+      long bytes,
+      String stop) {}
+
+  private final SyncIo io;
+  private final IoFile file;
+  private final Superblock sb;
+  private final SegmentTable segments;
+  private final RecordApplier applier;
+  private final CRC32C crc = new CRC32C();
+  private final MemorySegment record;
+  private final MemorySegment head;
+  private RecordHeader[] heads;
+
+  Replay(
+      SyncIo io,
+      IoFile file,
+      Superblock sb,
+      SegmentTable segments,
+      ObjectIndex index,
+      Arena arena) {
+    this.io = io;
+    this.file = file;
+    this.sb = sb;
+    this.segments = segments;
+    this.applier = new RecordApplier(index, segments, ExtentCacheHook.NONE, false);
+    this.record = arena.allocate(sb.segmentBytes(), Blocks.SIZE);
+    this.head = arena.allocate(Blocks.SIZE, Blocks.SIZE);
+  }
+
+  Result run(long lastSeq, long epoch, int segment, long offset) throws IOException {
+    long expected = lastSeq + 1;
+    long minEpoch = epoch;
+    long records = 0;
+    long bytes = 0;
+    long segBytes = sb.segmentBytes();
+    boolean jumped = false;
+    String stop = "end of journal";
+    while (true) {
+      RecordHeader h = null;
+      if (segment >= 0 && offset + Blocks.SIZE <= segBytes) {
+        readFully(sb.segmentOffset(segment) + offset, head);
+        h = RecordHeader.peek(head, (int) (segBytes - offset));
+      }
+      if (h != null && h.shard() == sb.shard() && h.seq() == expected && h.epoch() >= minEpoch) {
+        MemorySegment rec = record.asSlice(0, h.length());
+        readFully(sb.segmentOffset(segment) + offset, rec);
+        String bad = verify(rec, h);
+        if (bad != null) {
+          stop =
+              "record "
+                  + expected
+                  + " at segment "
+                  + segment
+                  + " offset "
+                  + offset
+                  + " is torn or corrupt ("
+                  + bad
+                  + ")";
+          break;
+        }
+        int location = (int) ((sb.segmentOffset(segment) + offset) >>> Blocks.SHIFT);
+        try {
+          applier.apply(rec, h, location, null);
+        } catch (CorruptRecordException | IllegalStateException e) {
+          stop = "record " + expected + " does not apply: " + e.getMessage();
+          break;
+        }
+        segments.noteRecord(segment, h.seq());
+        if (segments.state(segment) == SegmentTable.FREE) {
+          segments.state(segment, SegmentTable.USED);
+        }
+        records++;
+        bytes += h.length();
+        minEpoch = h.epoch();
+        expected++;
+        offset += h.length();
+        jumped = false;
+        continue;
+      }
+      if (jumped) {
+        stop = "segment starting with record " + expected + " does not verify";
+        break;
+      }
+      int next = segmentStartingWith(expected, minEpoch);
+      if (next < 0) {
+        break;
+      }
+      segment = next;
+      offset = 0;
+      jumped = true;
+    }
+    return new Result(expected - 1, minEpoch, segment, offset, records, bytes, stop);
+  }
+
+  /** Null when header crc and every data block crc match, else why not. */
+  private String verify(MemorySegment rec, RecordHeader h) {
+    if (!h.verify(rec, crc)) {
+      return "header/metadata crc32c mismatch";
+    }
+    long dataStart = (long) h.metaBlocks() * Blocks.SIZE;
+    String[] bad = {null};
+    DeltaVisitor check =
+        new DeltaVisitor() {
+          @Override
+          public void create(long id, long pool, String name) {}
+
+          @Override
+          public void write(
+              long id,
+              int firstBlock,
+              int blocks,
+              long endByte,
+              MemorySegment crcs,
+              long crcOffset,
+              int dataIndex) {
+            for (int i = 0; i < blocks && bad[0] == null; i++) {
+              checkBlock(dataIndex + i, crcs.get(Blocks.INT, crcOffset + 4L * i));
+            }
+          }
+
+          private void checkBlock(int dataIndex, int expected) {
+            long at = dataStart + (long) dataIndex * Blocks.SIZE;
+            if (dataIndex >= h.dataBlocks() || Blocks.crc(crc, rec, at, Blocks.SIZE) != expected) {
+              bad[0] = "data block " + dataIndex + " crc32c mismatch";
+            }
+          }
+
+          @Override
+          public void truncate(long id, long size) {}
+
+          @Override
+          public void remove(long id) {}
+
+          @Override
+          public void setXattr(long id, String name, byte[] value) {}
+
+          @Override
+          public void removeXattr(long id, String name) {}
+
+          @Override
+          public void relocate(long id, int block, int oldLocation, int c, int dataIndex) {
+            if (bad[0] == null) {
+              checkBlock(dataIndex, c);
+            }
+          }
+        };
+    try {
+      int blocks =
+          DeltaReader.read(
+              rec, RecordDescriptor.HEADER_LENGTH, h.metaLength(), h.deltaCount(), check);
+      if (blocks != h.dataBlocks()) {
+        return "deltas use " + blocks + " data blocks, header says " + h.dataBlocks();
+      }
+    } catch (CorruptRecordException e) {
+      return e.getMessage();
+    }
+    return bad[0];
+  }
+
+  private int segmentStartingWith(long seq, long minEpoch) throws IOException {
+    if (heads == null) {
+      heads = new RecordHeader[sb.segmentCount()];
+      for (int s = 0; s < heads.length; s++) {
+        readFully(sb.segmentOffset(s), head);
+        RecordHeader h = RecordHeader.peek(head, sb.segmentBytes());
+        heads[s] = h != null && h.shard() == sb.shard() ? h : null;
+      }
+    }
+    int best = -1;
+    for (int s = 0; s < heads.length; s++) {
+      RecordHeader h = heads[s];
+      if (h != null
+          && h.seq() == seq
+          && h.epoch() >= minEpoch
+          && (best < 0 || h.epoch() > heads[best].epoch())) {
+        best = s;
+      }
+    }
+    return best;
+  }
+
+  private void readFully(long offset, MemorySegment buf) throws IOException {
+    int n = io.read(file, offset, buf);
+    if (n < buf.byteSize()) {
+      throw new IOException(
+          "short read of " + n + " bytes at " + offset + " in " + file.path() + ": truncated?");
+    }
+  }
+}

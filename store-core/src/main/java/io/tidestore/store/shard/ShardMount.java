@@ -1,0 +1,238 @@
+package io.tidestore.store.shard;
+
+import io.tidestore.store.api.ExtentCacheHook;
+import io.tidestore.store.api.StoreConfig;
+import io.tidestore.store.checkpoint.Checkpoint;
+import io.tidestore.store.checkpoint.CheckpointCodec;
+import io.tidestore.store.index.BlockEntry;
+import io.tidestore.store.index.ObjectEntry;
+import io.tidestore.store.index.ObjectIndex;
+import io.tidestore.store.io.IoFile;
+import io.tidestore.store.io.IoQueue;
+import io.tidestore.store.record.Blocks;
+import io.tidestore.store.record.CorruptRecordException;
+import io.tidestore.store.record.Superblock;
+import io.tidestore.store.segment.SegmentTable;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * Mounts a shard: newest valid superblock, newest valid index checkpoint, replay of the records
+ * after it, a new epoch in the superblock, and a {@link LogShard} ready on the calling (owner)
+ * thread. Blocking; runs before the shard serves anything.
+ */
+public final class ShardMount {
+  private static final System.Logger LOG = System.getLogger(ShardMount.class.getName());
+
+  private ShardMount() {}
+
+  /** Everything mount learns from disk; fsck inspects it without mounting. */
+  public record Loaded(
+      Superblock superblock,
+      String superblockNote,
+      Checkpoint checkpoint,
+      String checkpointNote,
+      ObjectIndex index,
+      SegmentTable segments,
+      Replay.Result replay) {}
+
+  /** Mounts shard {@code shard} of the store in {@code dir}; the caller owns {@code queue}. */
+  public static LogShard mount(
+      Path dir, int shard, IoQueue queue, StoreConfig config, ExtentCacheHook cache)
+      throws IOException {
+    long start = System.nanoTime();
+    IoFile file = queue.open(ShardFiles.data(dir, shard), IoFile.Mode.READ_WRITE);
+    IoFile[] slots = new IoFile[2];
+    Arena arena = Arena.ofShared();
+    try {
+      for (int i = 0; i < 2; i++) {
+        slots[i] = queue.open(ShardFiles.checkpoint(dir, shard, i), IoFile.Mode.CREATE);
+      }
+      SyncIo io = new SyncIo(queue);
+      Loaded loaded = load(io, file, slots, shard);
+      Superblock sb = loaded.superblock;
+      Replay.Result r = loaded.replay;
+      if (r.headSegment() >= 0) {
+        loaded.segments.state(r.headSegment(), SegmentTable.OPEN);
+      }
+      // A new epoch before any new record: records written from now on outrank any stale record
+      // an earlier mount left past the end of the journal.
+      Superblock next = sb.next(sb.epoch() + 1);
+      MemorySegment block = arena.allocate(Blocks.SIZE, Blocks.SIZE);
+      next.encode(block, new CRC32C());
+      io.writeDurable(file, (long) next.copy() * Blocks.SIZE, block);
+      LogShard logShard =
+          new LogShard(
+              shard,
+              queue,
+              file,
+              slots,
+              next,
+              config,
+              loaded.index,
+              loaded.segments,
+              cache,
+              arena,
+              r.lastSeq(),
+              loaded.checkpoint.generation(),
+              loaded.checkpoint.lastSeq(),
+              r.headSegment(),
+              r.headOffset());
+      LOG.log(
+          System.Logger.Level.INFO,
+          String.format(
+              "shard %d mounted in %.1f ms: %s; replayed %d records (%d bytes) up to seq %d,"
+                  + " stopped at %s; epoch %d; %d objects, %d of %d segments free",
+              shard,
+              (System.nanoTime() - start) / 1e6,
+              loaded.checkpointNote,
+              r.records(),
+              r.bytes(),
+              r.lastSeq(),
+              r.stop(),
+              next.epoch(),
+              loaded.index.objectCount(),
+              loaded.segments.freeCount(),
+              loaded.segments.count()));
+      if (r.records() > 0) {
+        logShard.checkpointer.request();
+      }
+      return logShard;
+    } catch (IOException | RuntimeException e) {
+      file.close();
+      for (IoFile f : slots) {
+        if (f != null) {
+          f.close();
+        }
+      }
+      arena.close();
+      throw e;
+    }
+  }
+
+  /** Reads superblock and checkpoint and replays, without writing anything. */
+  static Loaded load(SyncIo io, IoFile file, IoFile[] slots, int shard) throws IOException {
+    CRC32C crc = new CRC32C();
+    try (Arena arena = Arena.ofShared()) {
+      MemorySegment two = arena.allocate(2L * Blocks.SIZE, Blocks.SIZE);
+      if (io.read(file, 0, two) < two.byteSize()) {
+        throw new IOException(file.path() + " is too short to be a Tidestore shard");
+      }
+      Superblock sb = null;
+      StringBuilder note = new StringBuilder();
+      for (int c = 0; c < 2; c++) {
+        try {
+          Superblock s = Superblock.decode(two.asSlice((long) c * Blocks.SIZE, Blocks.SIZE), crc);
+          if (sb == null || s.generation() > sb.generation()) {
+            sb = s;
+          }
+        } catch (CorruptRecordException e) {
+          note.append("superblock copy ")
+              .append(c)
+              .append(": ")
+              .append(e.getMessage())
+              .append("; ");
+        }
+      }
+      if (sb == null) {
+        throw new IOException(
+            file.path() + " has no valid superblock (" + note + "): not a Tidestore shard?");
+      }
+      if (sb.shard() != shard) {
+        throw new IOException(file.path() + " holds shard " + sb.shard() + ", not " + shard);
+      }
+      ObjectIndex index = new ObjectIndex();
+      Checkpoint ckpt = Checkpoint.EMPTY;
+      String ckptNote = "no checkpoint";
+      List<Checkpoint> candidates = new ArrayList<>();
+      List<Integer> slotOf = new ArrayList<>();
+      MemorySegment block = arena.allocate(Blocks.SIZE, Blocks.SIZE);
+      for (int i = 0; i < 2; i++) {
+        if (slots[i].size() < Blocks.SIZE) {
+          continue;
+        }
+        io.read(slots[i], 0, block);
+        try {
+          candidates.add(CheckpointCodec.decodeHeader(block, shard, sb.storeId(), crc));
+          slotOf.add(i);
+        } catch (CorruptRecordException e) {
+          ckptNote = "checkpoint slot " + i + " unusable (" + e.getMessage() + ")";
+        }
+      }
+      List<Integer> order = new ArrayList<>();
+      for (int i = 0; i < candidates.size(); i++) {
+        order.add(i);
+      }
+      order.sort(Comparator.comparingLong(i -> -candidates.get(i).generation()));
+      for (int i : order) {
+        Checkpoint c = candidates.get(i);
+        try (Arena img = Arena.ofShared()) {
+          MemorySegment image = img.allocate(Blocks.roundUp(4096 + c.bodyLength()), Blocks.SIZE);
+          if (io.read(slots[slotOf.get(i)], 0, image) < image.byteSize()) {
+            throw new CorruptRecordException("checkpoint file is truncated");
+          }
+          ObjectIndex loadedIndex = new ObjectIndex();
+          CheckpointCodec.load(image, c, loadedIndex, crc);
+          index = loadedIndex;
+          ckpt = c;
+          ckptNote =
+              "checkpoint "
+                  + c.generation()
+                  + " (seq "
+                  + c.lastSeq()
+                  + ", "
+                  + c.objectCount()
+                  + " objects)";
+          break;
+        } catch (CorruptRecordException e) {
+          LOG.log(
+              System.Logger.Level.WARNING,
+              "shard "
+                  + shard
+                  + ": checkpoint "
+                  + c.generation()
+                  + " is corrupt ("
+                  + e.getMessage()
+                  + "); trying an older one");
+          ckptNote = "checkpoint " + c.generation() + " corrupt, older one used";
+        }
+      }
+      SegmentTable segments = new SegmentTable(sb);
+      for (ObjectEntry e : index.entries()) {
+        for (int b = 0; b < e.blockSlots(); b++) {
+          long entry = e.block(b);
+          if (!BlockEntry.isHole(entry)) {
+            int loc = BlockEntry.location(entry);
+            int seg = segments.segmentOf(loc);
+            if (seg < 0 || seg >= segments.count()) {
+              throw new IOException(
+                  "shard "
+                      + shard
+                      + ": checkpoint maps object "
+                      + e.id
+                      + " block "
+                      + b
+                      + " outside the segments");
+            }
+            segments.addLive(loc);
+          }
+        }
+      }
+      for (int s = 0; s < segments.count(); s++) {
+        if (segments.live(s) > 0) {
+          segments.state(s, SegmentTable.USED);
+        }
+      }
+      Replay.Result r =
+          new Replay(io, file, sb, segments, index, arena)
+              .run(ckpt.lastSeq(), ckpt.epoch(), ckpt.nextSegment(), ckpt.nextOffset());
+      return new Loaded(sb, note.toString(), ckpt, ckptNote, index, segments, r);
+    }
+  }
+}

@@ -1,0 +1,78 @@
+package io.tidestore.store.shard;
+
+import io.tidestore.store.api.StoreCompletion;
+import io.tidestore.store.api.StoreException;
+import io.tidestore.store.record.Blocks;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One {@code read()} in progress: the disk runs it waits for, the first failure, and the caller's
+ * destination. Completes once every run is done, so the destination is never written after the
+ * completion. Owner thread only.
+ */
+final class UserRead implements BlockRead.Done {
+  private final LogShard shard;
+  private final long offset;
+  private final int length;
+  private final MemorySegment into;
+  private final StoreCompletion<Integer> done;
+  private int outstanding = 1;
+  private StoreException failure;
+
+  UserRead(
+      LogShard shard, long offset, int length, MemorySegment into, StoreCompletion<Integer> d) {
+    this.shard = shard;
+    this.offset = offset;
+    this.length = length;
+    this.into = into;
+    this.done = d;
+  }
+
+  void add(BlockRead read) {
+    outstanding++;
+    read.start();
+  }
+
+  /** Copies the part of block {@code blockIndex} the request covers from {@code block}. */
+  void copyBlock(long blockIndex, MemorySegment block, long blockOffset) {
+    long start = blockIndex << Blocks.SHIFT;
+    long from = Math.max(offset, start);
+    long to = Math.min(offset + length, start + Blocks.SIZE);
+    MemorySegment.copy(block, blockOffset + (from - start), into, from - offset, to - from);
+  }
+
+  /** Zero-fills the part of block {@code blockIndex} the request covers (a hole). */
+  void zeroBlock(long blockIndex) {
+    long start = blockIndex << Blocks.SHIFT;
+    long from = Math.max(offset, start);
+    long to = Math.min(offset + length, start + Blocks.SIZE);
+    into.asSlice(from - offset, to - from).fill((byte) 0);
+  }
+
+  @Override
+  public void done(BlockRead read, MemorySegment blocks, StoreException error) {
+    if (error != null) {
+      if (failure == null) {
+        failure = error;
+      }
+    } else {
+      for (int i = 0; i < read.count; i++) {
+        MemorySegment block = blocks.asSlice((long) i * Blocks.SIZE, Blocks.SIZE);
+        copyBlock(read.firstBlock + i, block, 0);
+        shard.cache.insertRead(read.objectId, read.firstBlock + i, block);
+      }
+    }
+    release();
+  }
+
+  /** Drops the issuing reference; completes when no run is outstanding. */
+  void release() {
+    if (--outstanding == 0) {
+      if (failure != null) {
+        done.complete(null, failure);
+      } else {
+        done.complete(length, null);
+      }
+    }
+  }
+}

@@ -1,0 +1,218 @@
+package io.tidestore.store.shard;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tidestore.store.api.ListPage;
+import io.tidestore.store.api.ObjectKey;
+import io.tidestore.store.api.ObjectStat;
+import io.tidestore.store.api.StoreCompletion;
+import io.tidestore.store.api.StoreException;
+import io.tidestore.store.testing.StoreHarness;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ShardBasicsTest {
+  @TempDir Path dir;
+  StoreHarness h;
+  final ObjectKey a = new ObjectKey(1, "alpha");
+
+  @BeforeEach
+  void setUp() throws IOException {
+    h = new StoreHarness(dir, 42, StoreHarness.testConfig());
+  }
+
+  @AfterEach
+  void tearDown() throws IOException {
+    h.close();
+  }
+
+  static byte[] bytes(int n, long seed) {
+    byte[] b = new byte[n];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  @Test
+  void readYourWritesAlignedAndUnaligned() throws IOException {
+    byte[] model = new byte[40000];
+    Random r = new Random(1);
+    for (int i = 0; i < 60; i++) {
+      int off = r.nextInt(30000);
+      int len = 1 + r.nextInt(9000);
+      byte[] d = bytes(len, i);
+      h.write(a, off, d);
+      System.arraycopy(d, 0, model, off, len);
+      int size = Math.max(off + len, sizeOf(a));
+      assertArrayEquals(Arrays.copyOf(model, size), h.read(a, 0, size), "after write " + i);
+    }
+    int size = sizeOf(a);
+    // Odd-sized reads at odd offsets are served from verified whole blocks.
+    for (int i = 0; i < 50; i++) {
+      int off = r.nextInt(size);
+      int len = r.nextInt(size - off + 10);
+      byte[] got = h.read(a, off, len);
+      assertArrayEquals(Arrays.copyOfRange(model, off, Math.min(size, off + len)), got);
+    }
+    h.remount();
+    assertArrayEquals(Arrays.copyOf(model, size), h.read(a, 0, size));
+  }
+
+  int sizeOf(ObjectKey k) throws IOException {
+    try {
+      ObjectStat st = h.call((StoreCompletion<ObjectStat> c) -> h.shard.stat(k, c));
+      return (int) st.size();
+    } catch (StoreException e) {
+      return 0;
+    }
+  }
+
+  @Test
+  void holesReadAsZeros() throws IOException {
+    h.write(a, 100_000, new byte[] {7});
+    byte[] all = h.read(a, 0, 100_001);
+    assertEquals(100_001, all.length);
+    for (int i = 0; i < 100_000; i++) {
+      assertEquals(0, all[i]);
+    }
+    assertEquals(7, all[100_000]);
+    ObjectStat st = h.call((StoreCompletion<ObjectStat> c) -> h.shard.stat(a, c));
+    assertEquals(1, st.allocatedBlocks());
+  }
+
+  @Test
+  void truncateShrinksAndGrowsWithZeros() throws IOException {
+    byte[] d = bytes(20000, 3);
+    h.write(a, 0, d);
+    h.call((StoreCompletion<Void> c) -> h.shard.truncate(a, 5000, c));
+    assertArrayEquals(Arrays.copyOf(d, 5000), h.read(a, 0, 20000));
+    h.call((StoreCompletion<Void> c) -> h.shard.truncate(a, 12000, c));
+    byte[] grown = h.read(a, 0, 20000);
+    assertEquals(12000, grown.length);
+    assertArrayEquals(Arrays.copyOf(d, 5000), Arrays.copyOf(grown, 5000));
+    for (int i = 5000; i < 12000; i++) {
+      assertEquals(0, grown[i], "byte " + i + " after truncate down then up");
+    }
+    h.remount();
+    assertArrayEquals(grown, h.read(a, 0, 20000));
+  }
+
+  @Test
+  void removeThenRecreate() throws IOException {
+    h.write(a, 0, bytes(9000, 4));
+    h.call((StoreCompletion<Void> c) -> h.shard.remove(a, c));
+    StoreException e = assertThrows(StoreException.class, () -> h.read(a, 0, 10));
+    assertEquals(StoreException.Code.NOT_FOUND, e.code());
+    e =
+        assertThrows(
+            StoreException.class, () -> h.call((StoreCompletion<Void> c) -> h.shard.remove(a, c)));
+    assertEquals(StoreException.Code.NOT_FOUND, e.code());
+    h.write(a, 4096, new byte[] {1, 2, 3});
+    byte[] got = h.read(a, 0, 8192);
+    assertEquals(4099, got.length);
+    assertEquals(0, got[0]);
+    assertEquals(3, got[4098]);
+    h.remount();
+    assertArrayEquals(got, h.read(a, 0, 8192));
+  }
+
+  @Test
+  void listPaginatesInNameOrderByPoolAndPrefix() throws IOException {
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < 23; i++) {
+      names.add(String.format("img.%03d", i));
+      h.write(new ObjectKey(2, names.get(i)), 0, new byte[] {1});
+    }
+    h.write(new ObjectKey(2, "other"), 0, new byte[] {1});
+    h.write(new ObjectKey(3, "img.999"), 0, new byte[] {1});
+    List<String> seen = new ArrayList<>();
+    ObjectKey after = null;
+    int pages = 0;
+    do {
+      ObjectKey from = after;
+      ListPage page = h.call((StoreCompletion<ListPage> c) -> h.shard.list(2, "img.", from, 5, c));
+      page.keys().forEach(k -> seen.add(k.name()));
+      after = page.next();
+      pages++;
+    } while (after != null);
+    assertEquals(names, seen);
+    assertEquals(5, pages);
+  }
+
+  @Test
+  void xattrsSetGetRemoveAndSurviveRemount() throws IOException {
+    h.call((StoreCompletion<Void> c) -> h.shard.setXattr(a, "user.color", new byte[] {9, 8}, c));
+    assertArrayEquals(
+        new byte[] {9, 8},
+        h.call((StoreCompletion<byte[]> c) -> h.shard.getXattr(a, "user.color", c)));
+    h.remount();
+    assertArrayEquals(
+        new byte[] {9, 8},
+        h.call((StoreCompletion<byte[]> c) -> h.shard.getXattr(a, "user.color", c)));
+    h.call((StoreCompletion<Void> c) -> h.shard.removeXattr(a, "user.color", c));
+    StoreException e =
+        assertThrows(
+            StoreException.class,
+            () -> h.call((StoreCompletion<byte[]> c) -> h.shard.getXattr(a, "user.color", c)));
+    assertEquals(StoreException.Code.NOT_FOUND, e.code());
+  }
+
+  @Test
+  void badInputGetsClearErrors() {
+    StoreException e =
+        assertThrows(
+            StoreException.class,
+            () -> h.write(a, io.tidestore.store.api.ShardStore.MAX_OBJECT_BYTES, new byte[1]));
+    assertEquals(StoreException.Code.INVALID, e.code());
+    e =
+        assertThrows(
+            StoreException.class, () -> h.write(a, 0, new byte[(int) h.shard.maxWriteBytes() + 1]));
+    assertEquals(StoreException.Code.INVALID, e.code());
+    assertThrows(IllegalArgumentException.class, () -> new ObjectKey(1, "x".repeat(1025)));
+    e =
+        assertThrows(
+            StoreException.class,
+            () -> h.call((StoreCompletion<Void> c) -> h.shard.setXattr(a, "", new byte[0], c)));
+    assertEquals(StoreException.Code.INVALID, e.code());
+  }
+
+  @Test
+  void ownerThreadIsEnforced() throws Exception {
+    Throwable[] thrown = new Throwable[1];
+    Thread t =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  try {
+                    h.shard.stat(a, (v, e) -> {});
+                  } catch (IllegalStateException e) {
+                    thrown[0] = e;
+                  }
+                });
+    t.join();
+    assertTrue(thrown[0] instanceof IllegalStateException);
+  }
+
+  @Test
+  void stateSurvivesCrashWithoutCheckpoint() throws IOException {
+    byte[] d = bytes(50000, 5);
+    h.write(a, 0, d);
+    h.call((StoreCompletion<Void> c) -> h.shard.setXattr(a, "k", new byte[] {1}, c));
+    h.crashAndRemount();
+    assertArrayEquals(d, h.read(a, 0, 60000));
+    assertNull(null);
+    assertArrayEquals(
+        new byte[] {1}, h.call((StoreCompletion<byte[]> c) -> h.shard.getXattr(a, "k", c)));
+  }
+}

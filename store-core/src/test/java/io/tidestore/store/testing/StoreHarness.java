@@ -1,0 +1,127 @@
+package io.tidestore.store.testing;
+
+import io.tidestore.store.api.CleanerPolicy;
+import io.tidestore.store.api.ExtentCacheHook;
+import io.tidestore.store.api.ObjectKey;
+import io.tidestore.store.api.ObjectStore;
+import io.tidestore.store.api.ShardStore;
+import io.tidestore.store.api.StoreCompletion;
+import io.tidestore.store.api.StoreConfig;
+import io.tidestore.store.api.StoreException;
+import io.tidestore.store.io.IoQueue;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+
+/**
+ * A one-shard store for tests: real mkfs files in a temp dir, mounted on a {@link SimDisk} (or a
+ * given queue), with blocking helpers that drive the loop (end the pass, reap completions) until an
+ * operation completes. Test thread only.
+ */
+public final class StoreHarness implements AutoCloseable {
+  /** Small geometry for tests: 32 segments of 128 KiB. */
+  public static final long SHARD_BYTES = (4L << 20) + 8192;
+
+  public static final int SEGMENT_BYTES = 128 << 10;
+
+  public static StoreConfig testConfig() {
+    return new StoreConfig(64 << 10, 64, 1_000_000L, 4, 512 << 10, CleanerPolicy.GREEDY, 6, 2);
+  }
+
+  public final Path dir;
+  public final SimDisk disk;
+  public final StoreConfig config;
+  public ObjectStore store;
+  public IoQueue queue;
+  public ShardStore shard;
+
+  public StoreHarness(Path dir, long seed, StoreConfig config) throws IOException {
+    this.dir = dir;
+    this.disk = new SimDisk(seed);
+    this.config = config;
+    ObjectStore.mkfs(dir, 1, SHARD_BYTES, SEGMENT_BYTES);
+    mount();
+  }
+
+  public void mount() throws IOException {
+    store = ObjectStore.open(dir, config);
+    queue = disk.newQueue();
+    shard = store.mountShard(0, queue, ExtentCacheHook.NONE);
+  }
+
+  /** Cuts the power and remounts. */
+  public void crashAndRemount() throws IOException {
+    disk.crash();
+    store.close();
+    mount();
+  }
+
+  /** Closes cleanly and remounts. */
+  public void remount() throws IOException {
+    shard.close();
+    store.close();
+    mount();
+  }
+
+  /** One loop pass: end the pass, reap what completed. */
+  public void pass() throws IOException {
+    shard.endOfPass();
+    queue.await(1_000_000);
+  }
+
+  /** Runs one operation to completion, throwing its failure. */
+  public <T> T call(Consumer<StoreCompletion<T>> op) throws IOException {
+    Object[] result = new Object[1];
+    StoreException[] error = new StoreException[1];
+    boolean[] done = new boolean[1];
+    op.accept(
+        (v, e) -> {
+          result[0] = v;
+          error[0] = e;
+          done[0] = true;
+        });
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (!done[0]) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("operation did not complete within 10 s");
+      }
+      pass();
+    }
+    if (error[0] != null) {
+      throw error[0];
+    }
+    @SuppressWarnings("unchecked") // the completion's type parameter
+    T value = (T) result[0];
+    return value;
+  }
+
+  public void write(ObjectKey key, long offset, byte[] data) throws IOException {
+    call((StoreCompletion<Void> c) -> shard.write(key, offset, MemorySegment.ofArray(data), c));
+  }
+
+  public byte[] read(ObjectKey key, long offset, int length) throws IOException {
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment into = a.allocate(Math.max(1, length));
+      int n =
+          call((StoreCompletion<Integer> c) -> shard.read(key, offset, into.asSlice(0, length), c));
+      return into.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
+    }
+  }
+
+  public void awaitIdle() {
+    if (!((io.tidestore.store.shard.LogShard) shard).awaitIdle(10_000_000_000L)) {
+      throw new AssertionError("shard did not go idle");
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (shard != null) {
+      shard.close();
+    }
+    store.close();
+  }
+}

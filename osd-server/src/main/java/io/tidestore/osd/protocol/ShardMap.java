@@ -46,9 +46,13 @@ public record ShardMap(int placement, int[] reactorPorts, int[] shardOwners) {
     return shardOwners[shard];
   }
 
-  /** The reactor owning {@code name}'s shard, or -1 when there are no shards. */
+  /** The reactor owning {@code name}'s shard, or -1 when there are no shards or no valid name. */
   public int reactorFor(String name) {
-    return shardOwners.length == 0 ? -1 : shardOwners[Placement.shardOf(name, shardOwners.length)];
+    if (shardOwners.length == 0) {
+      return -1;
+    }
+    int shard = Placement.shardOf(name, shardOwners.length);
+    return shard < 0 ? -1 : shardOwners[shard];
   }
 
   /** Appends the wire form. */

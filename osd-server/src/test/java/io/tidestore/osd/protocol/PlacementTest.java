@@ -1,0 +1,33 @@
+package io.tidestore.osd.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.tidestore.store.api.ObjectKey;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+
+class PlacementTest {
+  @Test
+  void matchesTheStoresPlacementOfPoolZero() {
+    for (int i = 0; i < 100; i++) {
+      String name = "rbd_data.abc." + i;
+      assertEquals(
+          io.tidestore.store.api.Placement.shardOf(new ObjectKey(0, name), 8),
+          Placement.shardOf(name, 8));
+    }
+    // Spelled out, as a client in another language would compute it.
+    CRC32C crc = new CRC32C();
+    crc.update(new byte[8]);
+    crc.update("obj".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertEquals((int) (crc.getValue() % 7), Placement.shardOf("obj", 7));
+  }
+
+  @Test
+  void namesTheStoreCannotHoldHaveNoShard() {
+    assertEquals(-1, Placement.shardOf("", 8));
+    assertEquals(-1, Placement.shardOf("x".repeat(1025), 8));
+    ShardMap map =
+        new ShardMap(FrameDescriptor.PLACEMENT_CRC32C, new int[] {1, 2}, new int[] {0, 1});
+    assertEquals(-1, map.reactorFor(""));
+  }
+}

@@ -13,6 +13,7 @@ public final class Status {
   public static final int EINVAL = 22;
   public static final int EFBIG = 27;
   public static final int ENOSPC = 28;
+  public static final int EROFS = 30;
   public static final int ENAMETOOLONG = 36;
   public static final int ENODATA = 61;
   public static final int EPROTO = 71;
@@ -34,6 +35,7 @@ public final class Status {
       case EINVAL -> "EINVAL";
       case EFBIG -> "EFBIG";
       case ENOSPC -> "ENOSPC";
+      case EROFS -> "EROFS";
       case ENAMETOOLONG -> "ENAMETOOLONG";
       case ENODATA -> "ENODATA";
       case EPROTO -> "EPROTO";

@@ -1,0 +1,241 @@
+package io.tidestore.osd.store;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.concurrent.EventExecutor;
+import io.tidestore.osd.protocol.ListPage;
+import io.tidestore.osd.protocol.ObjectOps;
+import io.tidestore.osd.protocol.ObjectStat;
+import io.tidestore.osd.protocol.OpException;
+import io.tidestore.osd.protocol.Placement;
+import io.tidestore.osd.protocol.Status;
+import io.tidestore.osd.reactor.Reactors;
+import io.tidestore.osd.shard.Handoff;
+import io.tidestore.osd.shard.ShardAssignment;
+import io.tidestore.store.api.ObjectKey;
+import io.tidestore.store.api.ObjectStore;
+import io.tidestore.store.api.ShardStore;
+import io.tidestore.store.api.StoreCompletion;
+import io.tidestore.store.io.IoQueueConfig;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * {@link ObjectOps} over the object store: every shard is mounted on the reactor that owns it
+ * ({@link ShardAssignment}), and each op runs there, handed over once from the connection's reactor
+ * when that is another one ({@link Handoff}), its reply coming back to the connection's reactor.
+ * Protocol objects live in pool {@link Placement#POOL}.
+ *
+ * <p>Threading: op methods are called on a connection's reactor thread (as {@link ObjectOps}
+ * requires); {@link #start} and {@link #close} from one thread at startup and shutdown.
+ */
+public final class StoreObjectOps implements ObjectOps, AutoCloseable {
+  private final ObjectStore store;
+  private final int[] owners;
+  private final List<ReactorShards> reactors = new ArrayList<>();
+  private final ReactorShards[] byShard;
+
+  private StoreObjectOps(ObjectStore store, int[] owners) {
+    this.store = store;
+    this.owners = owners;
+    this.byShard = new ReactorShards[owners.length];
+  }
+
+  /** Mounts every shard of {@code store} on its owning reactor; blocks until all are mounted. */
+  public static StoreObjectOps start(ObjectStore store, Reactors reactors, IoQueueConfig queues)
+      throws IOException {
+    int[] owners = ShardAssignment.roundRobin(store.shardCount(), reactors.size());
+    StoreObjectOps ops = new StoreObjectOps(store, owners);
+    try {
+      int used = ShardAssignment.effectiveReactors(reactors.size(), store.shardCount());
+      for (int r = 0; r < used; r++) {
+        List<Integer> mine = new ArrayList<>();
+        for (int s = 0; s < owners.length; s++) {
+          if (owners[s] == r) {
+            mine.add(s);
+          }
+        }
+        int[] ids = mine.stream().mapToInt(Integer::intValue).toArray();
+        ReactorShards shards = ReactorShards.open(reactors.get(r), store, ids, queues);
+        ops.reactors.add(shards);
+        for (int id : ids) {
+          ops.byShard[id] = shards;
+        }
+      }
+      return ops;
+    } catch (IOException | RuntimeException e) {
+      ops.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public int[] shardOwners() {
+    return owners.clone();
+  }
+
+  /** Runs {@code op} on the shard owning {@code key}, replying on the calling reactor. */
+  private <T> CompletionStage<T> onShard(ObjectKey key, ShardOp<T> op) {
+    return onShard(store.shardOf(key), op);
+  }
+
+  private <T> CompletionStage<T> onShard(int shardId, ShardOp<T> op) {
+    ReactorShards owner = byShard[shardId];
+    EventExecutor caller = currentExecutor(owner);
+    return Handoff.submitTo(
+        owner.reactor().loop(),
+        caller,
+        () -> {
+          CompletableFuture<T> done = new CompletableFuture<>();
+          op.start(
+              owner.shard(shardId),
+              (value, failure) -> {
+                if (failure != null) {
+                  done.completeExceptionally(StoreErrors.toOp(failure));
+                } else {
+                  done.complete(value);
+                }
+              });
+          return done;
+        });
+  }
+
+  /** The calling reactor's loop (ops are called on one), else the owner's. */
+  private EventExecutor currentExecutor(ReactorShards fallback) {
+    for (ReactorShards shards : reactors) {
+      if (shards.reactor().loop().inEventLoop()) {
+        return shards.reactor().loop();
+      }
+    }
+    // A reactor that owns no shard (R > S) or a foreign thread: reply where the op runs; the
+    // protocol handler hops to the connection's loop itself.
+    return fallback.reactor().loop();
+  }
+
+  @FunctionalInterface
+  private interface ShardOp<T> {
+    void start(ShardStore shard, StoreCompletion<T> done);
+  }
+
+  private static ObjectKey key(String name) {
+    try {
+      return new ObjectKey(Placement.POOL, name);
+    } catch (IllegalArgumentException e) {
+      throw new OpException(Status.EINVAL, e.getMessage());
+    }
+  }
+
+  @Override
+  public CompletionStage<Void> write(String name, long offset, ByteBuf data) {
+    ObjectKey key;
+    try {
+      key = key(name);
+    } catch (OpException e) {
+      data.release();
+      return CompletableFuture.failedFuture(e);
+    }
+    return onShard(
+        key,
+        (shard, done) -> {
+          // The store copies the bytes into its journal batch before write() returns.
+          try {
+            shard.write(key, offset, segment(data), done);
+          } finally {
+            data.release();
+          }
+        });
+  }
+
+  @Override
+  public CompletionStage<ByteBuf> read(String name, long offset, int length) {
+    ObjectKey key = key(name);
+    return onShard(
+        key,
+        (shard, done) -> {
+          ByteBuf into = ByteBufAllocator.DEFAULT.directBuffer(length, length);
+          shard.read(
+              key,
+              offset,
+              MemorySegment.ofBuffer(into.nioBuffer(0, length)),
+              (count, failure) -> {
+                if (failure != null) {
+                  into.release();
+                  done.complete(null, failure);
+                } else {
+                  done.complete(into.writerIndex(count), null);
+                }
+              });
+        });
+  }
+
+  @Override
+  public CompletionStage<ObjectStat> stat(String name) {
+    ObjectKey key = key(name);
+    CompletionStage<io.tidestore.store.api.ObjectStat> stat =
+        onShard(key, (s, d) -> s.stat(key, d));
+    // The store keeps no modification time: 0 means unknown (docs/protocol.md).
+    return stat.thenApply(st -> new ObjectStat(st.size(), 0));
+  }
+
+  @Override
+  public CompletionStage<Void> truncate(String name, long size) {
+    ObjectKey key = key(name);
+    return onShard(key, (s, d) -> s.truncate(key, size, d));
+  }
+
+  @Override
+  public CompletionStage<Void> remove(String name) {
+    ObjectKey key = key(name);
+    return onShard(key, (s, d) -> s.remove(key, d));
+  }
+
+  @Override
+  public CompletionStage<ListPage> list(int shard, String after, int max) {
+    ObjectKey start = after.isEmpty() ? null : key(after);
+    CompletionStage<io.tidestore.store.api.ListPage> page =
+        onShard(shard, (s, d) -> s.list(Placement.POOL, "", start, max, d));
+    return page.thenApply(
+        p -> new ListPage(p.keys().stream().map(ObjectKey::name).toList(), !p.isLast()));
+  }
+
+  @Override
+  public CompletionStage<Void> setXattr(String name, String key, ByteBuf value) {
+    byte[] bytes = new byte[value.readableBytes()];
+    value.readBytes(bytes);
+    value.release();
+    ObjectKey object = key(name);
+    return onShard(object, (s, d) -> s.setXattr(object, key, bytes, d));
+  }
+
+  @Override
+  public CompletionStage<ByteBuf> getXattr(String name, String key) {
+    ObjectKey object = key(name);
+    CompletionStage<byte[]> value = onShard(object, (s, d) -> s.getXattr(object, key, d));
+    return value.thenApply(io.netty.buffer.Unpooled::wrappedBuffer);
+  }
+
+  @Override
+  public CompletionStage<Void> removeXattr(String name, String key) {
+    ObjectKey object = key(name);
+    return onShard(object, (s, d) -> s.removeXattr(object, key, d));
+  }
+
+  private static MemorySegment segment(ByteBuf data) {
+    return data.nioBufferCount() == 1
+        ? MemorySegment.ofBuffer(data.nioBuffer())
+        : MemorySegment.ofArray(io.netty.buffer.ByteBufUtil.getBytes(data));
+  }
+
+  /** Closes every shard on its reactor (waiting for pending ops); the store stays open. */
+  @Override
+  public void close() {
+    for (ReactorShards shards : reactors) {
+      shards.close();
+    }
+    reactors.clear();
+  }
+}

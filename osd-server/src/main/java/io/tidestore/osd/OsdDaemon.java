@@ -7,9 +7,15 @@ import io.tidestore.osd.metrics.ReactorMetrics;
 import io.tidestore.osd.protocol.ObjectProtocolServer;
 import io.tidestore.osd.protocol.ServerLimits;
 import io.tidestore.osd.reactor.Reactors;
+import io.tidestore.osd.store.StoreObjectOps;
 import io.tidestore.store.DataDirLock;
+import io.tidestore.store.api.ObjectStore;
+import io.tidestore.store.api.StoreConfig;
+import io.tidestore.store.io.IoQueueConfig;
+import io.tidestore.store.shard.ShardFiles;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -64,7 +70,21 @@ public final class OsdDaemon implements AutoCloseable {
             + VersionInfo.jdk()
             + ", pid "
             + ProcessHandle.current().pid());
-    resources.push(DataDirLock.acquire(settings.dataDir()));
+    ObjectStore store = null;
+    if (Files.exists(ShardFiles.data(settings.dataDir(), 0))) {
+      // The store takes the data directory's lock itself.
+      store = ObjectStore.open(settings.dataDir(), StoreConfig.defaults());
+      resources.push(store);
+      LOG.info("object store: " + store.shardCount() + " shards in " + settings.dataDir());
+    } else {
+      resources.push(DataDirLock.acquire(settings.dataDir()));
+      LOG.info(
+          "no object store in "
+              + settings.dataDir()
+              + " (no "
+              + ShardFiles.data(settings.dataDir(), 0).getFileName()
+              + "): serving the protocol without objects");
+    }
 
     OsdMetrics metrics = new OsdMetrics();
     resources.push(metrics);
@@ -73,13 +93,18 @@ public final class OsdDaemon implements AutoCloseable {
     resources.push(reactors);
     ReactorMetrics.bind(metrics.registry(), reactors);
 
-    // No object store is wired in yet: HELLO, PING and SHARD_MAP work, object ops answer
-    // EOPNOTSUPP. The NBD gateway starts once images over the store exist.
+    // Without a store, HELLO, PING and SHARD_MAP work and object ops answer EOPNOTSUPP.
+    StoreObjectOps ops = null;
+    if (store != null) {
+      ops = StoreObjectOps.start(store, reactors, IoQueueConfig.defaults());
+      resources.push(ops);
+    }
     objects =
         ObjectProtocolServer.start(
-            reactors, settings.listenAddress(), settings.objectPort(), null, ServerLimits.DEFAULT);
+            reactors, settings.listenAddress(), settings.objectPort(), ops, ServerLimits.DEFAULT);
     resources.push(objects);
-    LOG.info("NBD gateway (port " + settings.nbdPort() + ") not started: no image store yet");
+    // The NBD gateway needs the image layer (images striped over store objects), not built yet.
+    LOG.info("NBD gateway (port " + settings.nbdPort() + ") not started: no image layer yet");
 
     admin =
         AdminHttpServer.start(

@@ -1,0 +1,95 @@
+package io.tidestore.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.tidestore.client.ShardAwareClient;
+import io.tidestore.store.api.ObjectStore;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The real daemon over a real store: acknowledged writes survive kill -9. */
+class ObjectStoreIT {
+  private static final Duration STOP = Duration.ofSeconds(30);
+  private static final Pattern OBJECT_PORT = Pattern.compile("object=(\\d+)");
+
+  @TempDir Path dir;
+
+  private static InetSocketAddress objectAddress(OsdProcess osd) throws Exception {
+    Matcher m = OBJECT_PORT.matcher(osd.awaitLine("tidestore osd ready", STOP));
+    assertTrue(m.find());
+    return new InetSocketAddress("127.0.0.1", Integer.parseInt(m.group(1)));
+  }
+
+  private static byte[] pattern(int length, int seed) {
+    byte[] bytes = new byte[length];
+    for (int i = 0; i < length; i++) {
+      bytes[i] = (byte) (i * 13 + seed);
+    }
+    return bytes;
+  }
+
+  private OsdProcess start(Path data) throws Exception {
+    return OsdProcess.start(
+        "osd", "--data", data.toString(), "--metrics-port", "0", "--port", "0", "--reactors", "2");
+  }
+
+  @Test
+  void acknowledgedWritesSurviveKillNine() throws Exception {
+    Path data = dir.resolve("osd.0");
+    ObjectStore.mkfs(data, 4, 16L << 20, ObjectStore.defaultSegmentBytes(16L << 20));
+    try (MultiThreadIoEventLoopGroup group =
+        new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory())) {
+      try (OsdProcess osd = start(data)) {
+        osd.awaitReady();
+        assertTrue(osd.output().contains("object store: 4 shards"), osd.output());
+        try (ShardAwareClient client =
+            ShardAwareClient.connect(group, EpollSocketChannel.class, objectAddress(osd))
+                .get(30, TimeUnit.SECONDS)) {
+          List<CompletableFuture<Void>> writes = new ArrayList<>();
+          for (int i = 0; i < 32; i++) {
+            writes.add(client.write("it." + i, 0, Unpooled.wrappedBuffer(pattern(65536, i))));
+          }
+          for (CompletableFuture<Void> w : writes) {
+            w.get(30, TimeUnit.SECONDS);
+          }
+        }
+        osd.signal("KILL");
+        assertEquals(137, osd.awaitExit(STOP));
+      }
+      try (OsdProcess osd = start(data)) {
+        osd.awaitReady();
+        try (ShardAwareClient client =
+            ShardAwareClient.connect(group, EpollSocketChannel.class, objectAddress(osd))
+                .get(30, TimeUnit.SECONDS)) {
+          for (int i = 0; i < 32; i++) {
+            ByteBuf read = client.read("it." + i, 0, 65536).get(30, TimeUnit.SECONDS);
+            try {
+              assertArrayEquals(pattern(65536, i), ByteBufUtil.getBytes(read), "it." + i);
+            } finally {
+              read.release();
+            }
+          }
+        }
+        osd.signal("TERM");
+        assertEquals(0, osd.awaitExit(STOP), osd.output());
+      }
+    }
+  }
+}

@@ -2,12 +2,18 @@ package io.tidestore.osd.nbd;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 
-/** The images the NBD server may export, by name. Thread-safe: called from any reactor thread. */
+/**
+ * The images the NBD server may export, by name. Called on the connection's reactor thread and
+ * asynchronous, because finding an image means reading its header object from the store, which may
+ * be owned by this very reactor: blocking here would deadlock. The stages may complete on any
+ * thread; the handshake stops reading the connection until they do.
+ */
 public interface ImageExports {
   /** The image called {@code name}; an empty name means the configured default image. */
-  Optional<BlockImage> open(String name);
+  CompletionStage<Optional<BlockImage>> open(String name);
 
   /** Names for NBD_OPT_LIST. */
-  List<String> names();
+  CompletionStage<List<String>> names();
 }

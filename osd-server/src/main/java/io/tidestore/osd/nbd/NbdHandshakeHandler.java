@@ -1,6 +1,7 @@
 package io.tidestore.osd.nbd;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
@@ -9,6 +10,10 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Predicate;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -32,6 +37,7 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
   private boolean noZeroes;
   private long discarding; // bytes of an over-long option still to skip
   private int discardingOption;
+  private boolean waiting; // an option waits for the image catalog; later bytes stay buffered
 
   NbdHandshakeHandler(ImageExports exports, NbdServer.Limits limits) {
     this.exports = exports;
@@ -62,7 +68,7 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
       noZeroes = (flags & Nbd.CLIENT_FLAG_NO_ZEROES) != 0;
       gotClientFlags = true;
     }
-    while (ctx.channel().isActive()) {
+    while (ctx.channel().isActive() && !waiting) {
       if (discarding > 0) {
         int skip = (int) Math.min(discarding, in.readableBytes());
         in.skipBytes(skip);
@@ -107,59 +113,52 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
     }
   }
 
-  /** Handles one option; false when the handshake is over. */
+  /** Handles one option; false when the handshake is over (or waits for the catalog). */
   private boolean option(ChannelHandlerContext ctx, int option, ByteBuf data) {
-    switch (option) {
-      case Nbd.OPT_EXPORT_NAME -> {
-        Optional<String> name = utf8(data);
-        Optional<BlockImage> image = name.flatMap(exports::open);
-        if (image.isEmpty()) {
-          // NBD_OPT_EXPORT_NAME has no error reply: the spec says to close.
-          LOG.warning(
-              ctx.channel().remoteAddress()
-                  + ": NBD export '"
-                  + name.orElse("?")
-                  + "' not found, closing");
-          ctx.close();
-          return false;
-        }
-        ByteBuf reply = ctx.alloc().buffer(10 + 124);
-        reply.writeLong(image.get().size());
-        reply.writeShort(transmissionFlags(image.get()));
-        if (!noZeroes) {
-          reply.writeZero(124);
-        }
-        ctx.writeAndFlush(reply);
-        startTransmission(ctx, image.get());
-        return false;
-      }
+    return switch (option) {
+      case Nbd.OPT_EXPORT_NAME -> exportNameOption(ctx, data);
       case Nbd.OPT_ABORT -> {
         optionReply(ctx, option, Nbd.REP_ACK, null).addListener(ChannelFutureListener.CLOSE);
-        return false;
+        yield false;
       }
-      case Nbd.OPT_LIST -> {
-        if (data.isReadable()) {
-          optionText(ctx, option, Nbd.REP_ERR_INVALID, "NBD_OPT_LIST takes no data");
-          return true;
-        }
-        for (String name : exports.names()) {
-          byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
-          ByteBuf server = ctx.alloc().buffer(4 + bytes.length);
-          server.writeInt(bytes.length).writeBytes(bytes);
-          optionReply(ctx, option, Nbd.REP_SERVER, server);
-        }
-        optionReply(ctx, option, Nbd.REP_ACK, null);
-        return true;
-      }
-      case Nbd.OPT_INFO, Nbd.OPT_GO -> {
-        return infoOrGo(ctx, option, data);
-      }
+      case Nbd.OPT_LIST -> list(ctx, option, data);
+      case Nbd.OPT_INFO, Nbd.OPT_GO -> infoOrGo(ctx, option, data);
       default -> {
         LOG.info(ctx.channel().remoteAddress() + ": NBD option " + option + " unsupported");
         optionText(ctx, option, Nbd.REP_ERR_UNSUP, "option " + option + " not supported");
-        return true;
+        yield true;
       }
+    };
+  }
+
+  private boolean exportNameOption(ChannelHandlerContext ctx, ByteBuf data) {
+    Optional<String> name = utf8(data);
+    if (name.isEmpty()) {
+      LOG.warning(ctx.channel().remoteAddress() + ": NBD export name is not UTF-8, closing");
+      ctx.close();
+      return false;
     }
+    return resolve(ctx, exports.open(name.get()), image -> exportName(ctx, name.get(), image));
+  }
+
+  private boolean list(ChannelHandlerContext ctx, int option, ByteBuf data) {
+    if (data.isReadable()) {
+      optionText(ctx, option, Nbd.REP_ERR_INVALID, "NBD_OPT_LIST takes no data");
+      return true;
+    }
+    return resolve(
+        ctx,
+        exports.names(),
+        names -> {
+          for (String name : names) {
+            byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+            ByteBuf server = ctx.alloc().buffer(4 + bytes.length);
+            server.writeInt(bytes.length).writeBytes(bytes);
+            optionReply(ctx, option, Nbd.REP_SERVER, server);
+          }
+          optionReply(ctx, option, Nbd.REP_ACK, null);
+          return true;
+        });
   }
 
   private boolean infoOrGo(ChannelHandlerContext ctx, int option, ByteBuf data) {
@@ -188,9 +187,20 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
       optionText(ctx, option, Nbd.REP_ERR_INVALID, "export name is not UTF-8");
       return true;
     }
-    Optional<BlockImage> found = exports.open(name.get());
+    boolean withName = wantName;
+    return resolve(
+        ctx, exports.open(name.get()), found -> info(ctx, option, name.get(), found, withName));
+  }
+
+  /** Replies to INFO/GO once the image is resolved; false when transmission started. */
+  private boolean info(
+      ChannelHandlerContext ctx,
+      int option,
+      String name,
+      Optional<BlockImage> found,
+      boolean wantName) {
     if (found.isEmpty()) {
-      optionText(ctx, option, Nbd.REP_ERR_UNKNOWN, "no image '" + name.get() + "'");
+      optionText(ctx, option, Nbd.REP_ERR_UNKNOWN, "no image '" + name + "'");
       return true;
     }
     BlockImage image = found.get();
@@ -213,6 +223,64 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
       return false;
     }
     return true;
+  }
+
+  private boolean exportName(ChannelHandlerContext ctx, String name, Optional<BlockImage> image) {
+    if (image.isEmpty()) {
+      // NBD_OPT_EXPORT_NAME has no error reply: the spec says to close.
+      LOG.warning(ctx.channel().remoteAddress() + ": NBD export '" + name + "' not found, closing");
+      ctx.close();
+      return false;
+    }
+    ByteBuf reply = ctx.alloc().buffer(10 + 124);
+    reply.writeLong(image.get().size());
+    reply.writeShort(transmissionFlags(image.get()));
+    if (!noZeroes) {
+      reply.writeZero(124);
+    }
+    ctx.writeAndFlush(reply);
+    startTransmission(ctx, image.get());
+    return false;
+  }
+
+  /**
+   * Continues an option once {@code stage} completes: at once when it already has (returning what
+   * {@code then} returns: true to keep decoding options), else later on the loop, with reading
+   * stopped meanwhile and options that arrived in between decoded afterwards.
+   */
+  private <T> boolean resolve(
+      ChannelHandlerContext ctx, CompletionStage<T> stage, Predicate<T> then) {
+    CompletableFuture<T> future = stage.toCompletableFuture();
+    if (future.isDone() && !future.isCompletedExceptionally()) {
+      return then.test(future.join());
+    }
+    waiting = true;
+    ctx.channel().config().setAutoRead(false);
+    future.whenComplete(
+        (value, failure) ->
+            ctx.executor()
+                .execute(
+                    () -> {
+                      waiting = false;
+                      if (!ctx.channel().isActive()) {
+                        return;
+                      }
+                      if (failure != null) {
+                        LOG.log(
+                            Level.WARNING,
+                            ctx.channel().remoteAddress() + ": NBD image lookup failed, closing",
+                            failure);
+                        ctx.close();
+                        return;
+                      }
+                      boolean more = then.test(value);
+                      ctx.channel().config().setAutoRead(true);
+                      if (more) {
+                        // Decode whatever arrived while we waited.
+                        ctx.pipeline().fireChannelRead(Unpooled.EMPTY_BUFFER);
+                      }
+                    }));
+    return false;
   }
 
   private void startTransmission(ChannelHandlerContext ctx, BlockImage image) {

@@ -4,8 +4,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
-/** Test exports: named memory images, "" meaning {@code defaultName}. */
+/** Test exports: named memory images, "" meaning {@code defaultName}; lookups may be gated. */
 final class MemoryExports implements ImageExports {
   final Map<String, MemoryImage> images = new LinkedHashMap<>();
   final String defaultName;
@@ -17,13 +19,17 @@ final class MemoryExports implements ImageExports {
     }
   }
 
+  /** When set, lookups complete only when the test completes this future. */
+  CompletableFuture<Void> gate = CompletableFuture.completedFuture(null);
+
   @Override
-  public Optional<BlockImage> open(String name) {
-    return Optional.ofNullable(images.get(name.isEmpty() ? defaultName : name));
+  public CompletionStage<Optional<BlockImage>> open(String name) {
+    return gate.thenApply(
+        v -> Optional.ofNullable(images.get(name.isEmpty() ? defaultName : name)));
   }
 
   @Override
-  public List<String> names() {
-    return List.copyOf(images.keySet());
+  public CompletionStage<List<String>> names() {
+    return gate.thenApply(v -> List.copyOf(images.keySet()));
   }
 }

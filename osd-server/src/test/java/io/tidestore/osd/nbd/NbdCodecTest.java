@@ -238,4 +238,28 @@ class NbdCodecTest {
     ch.runPendingTasks();
     assertFalse(ch.isOpen());
   }
+
+  @Test
+  void slowImageLookupStopsReadingThenGoesOnWithBufferedOptions() {
+    exports.gate = new java.util.concurrent.CompletableFuture<>();
+    greeted(Nbd.CLIENT_FLAG_FIXED_NEWSTYLE | Nbd.CLIENT_FLAG_NO_ZEROES);
+    option(Nbd.OPT_INFO, goData("ro"));
+    assertFalse(ch.config().isAutoRead(), "kept reading while the lookup was pending");
+    option(Nbd.OPT_GO, goData("disk")); // pipelined behind the pending INFO
+    assertFalse(out().isReadable());
+    exports.gate.complete(null);
+    ByteBuf export = optionReply(Nbd.OPT_INFO, Nbd.REP_INFO);
+    assertEquals(Nbd.INFO_EXPORT, export.readUnsignedShort());
+    assertEquals(8192, export.readLong());
+    optionReply(Nbd.OPT_INFO, Nbd.REP_INFO);
+    optionReply(Nbd.OPT_INFO, Nbd.REP_ACK);
+    ByteBuf go = optionReply(Nbd.OPT_GO, Nbd.REP_INFO);
+    go.readUnsignedShort();
+    assertEquals(1 << 20, go.readLong());
+    optionReply(Nbd.OPT_GO, Nbd.REP_INFO);
+    optionReply(Nbd.OPT_GO, Nbd.REP_ACK);
+    assertTrue(ch.config().isAutoRead());
+    request(0, Nbd.CMD_READ, 7, 0, 16, null);
+    simpleReply(7, 0).skipBytes(16);
+  }
 }

@@ -1,0 +1,193 @@
+package io.tidestore.osd.image;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.tidestore.osd.nbd.BlockImage;
+import io.tidestore.osd.protocol.ObjectOps;
+import io.tidestore.osd.protocol.OpException;
+import io.tidestore.osd.protocol.Status;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An image striped over store objects ({@link ImageLayout}): each request is split at object
+ * boundaries and every piece goes to its object's shard through {@link ObjectOps}, all pieces in
+ * flight at once. Objects never written read back as zeros (a missing object is a hole), so a fresh
+ * image needs no preallocation; a TRIM that covers a whole object removes it.
+ *
+ * <p>Threading: as {@link BlockImage}: called on a reactor thread, completes on any. The store
+ * acknowledges a write only once durable, so FUA needs nothing extra and FLUSH completes at once.
+ */
+public final class ObjectImage implements BlockImage {
+  /** Zeros for WRITE_ZEROES and partial TRIMs; only ever read (the store copies what it writes). */
+  private static final byte[] ZEROS = new byte[ImageLayout.DEFAULT_OBJECT_SIZE];
+
+  private final ObjectOps ops;
+  private final ImageLayout layout;
+  private final String name;
+  private final long size;
+  private final boolean readOnly;
+
+  public ObjectImage(ObjectOps ops, ImageLayout layout, String name, long size, boolean readOnly) {
+    if (layout.objectSize() > ZEROS.length) {
+      throw new IllegalArgumentException("object size above " + ZEROS.length);
+    }
+    this.ops = ops;
+    this.layout = layout;
+    this.name = name;
+    this.size = size;
+    this.readOnly = readOnly;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public long size() {
+    return size;
+  }
+
+  @Override
+  public boolean readOnly() {
+    return readOnly;
+  }
+
+  /** Completes once every piece did; the first failure fails it. */
+  private static final class Join {
+    final CompletableFuture<Void> done = new CompletableFuture<>();
+    final AtomicInteger left = new AtomicInteger(1); // 1 until every piece is issued
+
+    void add(CompletionStage<?> piece) {
+      left.incrementAndGet();
+      piece.whenComplete((v, e) -> finish(e));
+    }
+
+    void issued() {
+      finish(null);
+    }
+
+    private void finish(Throwable failure) {
+      if (failure != null) {
+        done.completeExceptionally(unwrap(failure));
+      } else if (left.decrementAndGet() == 0) {
+        done.complete(null);
+      }
+    }
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+  }
+
+  @Override
+  public CompletionStage<ByteBuf> read(long offset, int length) {
+    ByteBuf into = ByteBufAllocator.DEFAULT.directBuffer(length, length);
+    into.setZero(0, length).writerIndex(length);
+    Join join = new Join();
+    layout.forEachExtent(
+        offset,
+        length,
+        (object, objectOffset, pieceLength, at) ->
+            join.add(
+                ops.read(layout.dataObjectName(object), objectOffset, pieceLength)
+                    .handle(
+                        (data, failure) -> {
+                          if (failure != null) {
+                            Throwable cause = unwrap(failure);
+                            if (cause instanceof OpException e && e.status() == Status.ENOENT) {
+                              return null; // a hole: the zeros already there
+                            }
+                            throw new CompletionException(cause);
+                          }
+                          try {
+                            // Short at the end of an object: the rest stays zero.
+                            into.setBytes((int) at, data, data.readerIndex(), data.readableBytes());
+                          } finally {
+                            data.release();
+                          }
+                          return null;
+                        })));
+    join.issued();
+    return join.done.handle(
+        (v, failure) -> {
+          if (failure != null) {
+            into.release();
+            throw new CompletionException(unwrap(failure));
+          }
+          return into;
+        });
+  }
+
+  @Override
+  public CompletionStage<Void> write(long offset, ByteBuf data, boolean fua) {
+    Join join = new Join();
+    try {
+      layout.forEachExtent(
+          offset,
+          data.readableBytes(),
+          (object, objectOffset, pieceLength, at) ->
+              join.add(
+                  ops.write(
+                      layout.dataObjectName(object),
+                      objectOffset,
+                      data.retainedSlice(data.readerIndex() + (int) at, pieceLength))));
+    } finally {
+      data.release();
+    }
+    join.issued();
+    return join.done;
+  }
+
+  @Override
+  public CompletionStage<Void> flush() {
+    return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public CompletionStage<Void> trim(long offset, long length, boolean fua) {
+    Join join = new Join();
+    layout.forEachExtent(
+        offset,
+        length,
+        (object, objectOffset, pieceLength, at) -> {
+          String objectName = layout.dataObjectName(object);
+          if (pieceLength == layout.objectSize()) {
+            join.add(
+                ops.remove(objectName)
+                    .exceptionally(
+                        failure -> {
+                          if (unwrap(failure) instanceof OpException e
+                              && e.status() == Status.ENOENT) {
+                            return null; // already a hole
+                          }
+                          throw new CompletionException(unwrap(failure));
+                        }));
+          } else {
+            join.add(ops.write(objectName, objectOffset, zeros(pieceLength)));
+          }
+        });
+    join.issued();
+    return join.done;
+  }
+
+  @Override
+  public CompletionStage<Void> writeZeroes(long offset, long length, boolean fua) {
+    Join join = new Join();
+    layout.forEachExtent(
+        offset,
+        length,
+        (object, objectOffset, pieceLength, at) ->
+            join.add(ops.write(layout.dataObjectName(object), objectOffset, zeros(pieceLength))));
+    join.issued();
+    return join.done;
+  }
+
+  private static ByteBuf zeros(int length) {
+    return Unpooled.wrappedBuffer(ZEROS, 0, length);
+  }
+}

@@ -3,6 +3,7 @@ package io.tidestore.it;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -13,6 +14,8 @@ import io.netty.channel.epoll.EpollSocketChannel;
 import io.tidestore.client.ShardAwareClient;
 import io.tidestore.store.api.ObjectStore;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,7 +50,17 @@ class ObjectStoreIT {
 
   private OsdProcess start(Path data) throws Exception {
     return OsdProcess.start(
-        "osd", "--data", data.toString(), "--metrics-port", "0", "--port", "0", "--reactors", "2");
+        "osd",
+        "--data",
+        data.toString(),
+        "--metrics-port",
+        "0",
+        "--port",
+        "0",
+        "--nbd-port",
+        "0",
+        "--reactors",
+        "2");
   }
 
   @Test
@@ -90,6 +103,61 @@ class ObjectStoreIT {
         osd.signal("TERM");
         assertEquals(0, osd.awaitExit(STOP), osd.output());
       }
+    }
+  }
+
+  @Test
+  void imagesCreatedThroughTheProtocolAreServedOverNbd() throws Exception {
+    assumeTrue(Files.isExecutable(Path.of("/usr/bin/qemu-io")), "qemu-io not installed");
+    assumeTrue(Files.isExecutable(Path.of("/usr/bin/nbdinfo")), "nbdinfo not installed");
+    Path data = dir.resolve("osd.1");
+    ObjectStore.mkfs(data, 2, 64L << 20, ObjectStore.defaultSegmentBytes(64L << 20));
+    try (MultiThreadIoEventLoopGroup group =
+            new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
+        OsdProcess osd = start(data)) {
+      osd.awaitReady();
+      Matcher m = Pattern.compile("nbd=(\\d+)").matcher(osd.awaitLine("tidestore osd ready", STOP));
+      assertTrue(m.find(), osd.output());
+      String nbd = "nbd://127.0.0.1:" + m.group(1);
+      try (ShardAwareClient client =
+          ShardAwareClient.connect(group, EpollSocketChannel.class, objectAddress(osd))
+              .get(30, TimeUnit.SECONDS)) {
+        client
+            .setXattr("rbd_header.vol", "size", Unpooled.buffer(8).writeLong(16L << 20))
+            .get(30, TimeUnit.SECONDS);
+        client
+            .setXattr("rbd_header.default", "size", Unpooled.buffer(8).writeLong(8L << 20))
+            .get(30, TimeUnit.SECONDS);
+      }
+      Process list = new ProcessBuilder("nbdinfo", "--list", nbd).redirectErrorStream(true).start();
+      String listed = new String(list.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertEquals(0, list.waitFor(), listed);
+      assertTrue(listed.contains("export=\"vol\""), listed);
+      assertTrue(listed.contains("export-size: 16777216"), listed);
+      assertTrue(listed.contains("export=\"default\""), listed);
+      Process io =
+          new ProcessBuilder(
+                  "qemu-io",
+                  "-f",
+                  "raw",
+                  nbd + "/vol",
+                  "-c",
+                  "write -P 0x3c 4190208 8192",
+                  "-c",
+                  "read -P 0x3c 4190208 8192",
+                  "-c",
+                  "read -P 0 0 4096")
+              .redirectErrorStream(true)
+              .start();
+      String out = new String(io.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertEquals(0, io.waitFor(), out);
+      assertTrue(!out.contains("Pattern verification failed"), out);
+      Process size = new ProcessBuilder("nbdinfo", "--size", nbd).redirectErrorStream(true).start();
+      String defaultSize = new String(size.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertEquals(0, size.waitFor(), defaultSize);
+      assertEquals("8388608", defaultSize.strip());
+      osd.signal("TERM");
+      assertEquals(0, osd.awaitExit(STOP), osd.output());
     }
   }
 }

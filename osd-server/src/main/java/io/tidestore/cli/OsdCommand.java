@@ -71,6 +71,13 @@ final class OsdCommand implements Callable<Integer> {
   int nbdPort = OsdDefaults.NBD_PORT;
 
   @Option(
+      names = "--nbd-default-image",
+      paramLabel = "NAME",
+      description =
+          "Image served to NBD clients that ask for the empty export name. Default: ${DEFAULT-VALUE}.")
+  String nbdDefaultImage = "default";
+
+  @Option(
       names = "--reactors",
       paramLabel = "N",
       description = "Reactor (event loop) threads. Default: one per CPU this process may use.")
@@ -137,7 +144,8 @@ final class OsdCommand implements Callable<Integer> {
         cpuPolicy,
         transport,
         port,
-        nbdPort);
+        nbdPort,
+        nbdDefaultImage);
   }
 
   private void checkPort(String option, int port) {

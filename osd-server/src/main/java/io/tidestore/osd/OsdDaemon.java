@@ -2,8 +2,10 @@ package io.tidestore.osd;
 
 import io.tidestore.cli.VersionInfo;
 import io.tidestore.osd.admin.AdminHttpServer;
+import io.tidestore.osd.image.ImageCatalog;
 import io.tidestore.osd.metrics.OsdMetrics;
 import io.tidestore.osd.metrics.ReactorMetrics;
+import io.tidestore.osd.nbd.NbdServer;
 import io.tidestore.osd.protocol.ObjectProtocolServer;
 import io.tidestore.osd.protocol.ServerLimits;
 import io.tidestore.osd.reactor.Reactors;
@@ -41,6 +43,7 @@ public final class OsdDaemon implements AutoCloseable {
   private AdminHttpServer admin;
   private Reactors reactors;
   private ObjectProtocolServer objects;
+  private NbdServer nbd;
 
   private OsdDaemon(OsdSettings settings) {
     this.settings = settings;
@@ -103,8 +106,18 @@ public final class OsdDaemon implements AutoCloseable {
         ObjectProtocolServer.start(
             reactors, settings.listenAddress(), settings.objectPort(), ops, ServerLimits.DEFAULT);
     resources.push(objects);
-    // The NBD gateway needs the image layer (images striped over store objects), not built yet.
-    LOG.info("NBD gateway (port " + settings.nbdPort() + ") not started: no image layer yet");
+    if (ops != null) {
+      nbd =
+          NbdServer.start(
+              reactors,
+              settings.listenAddress(),
+              settings.nbdPort(),
+              new ImageCatalog(ops, settings.nbdDefaultImage()),
+              NbdServer.Limits.DEFAULT);
+      resources.push(nbd);
+    } else {
+      LOG.info("NBD gateway (port " + settings.nbdPort() + ") not started: images need a store");
+    }
 
     admin =
         AdminHttpServer.start(
@@ -122,6 +135,7 @@ public final class OsdDaemon implements AutoCloseable {
             + settings.listenAddress().getHostAddress()
             + " object="
             + objects.address().getPort()
+            + (nbd == null ? "" : " nbd=" + nbd.address().getPort())
             + " metrics="
             + admin.address().getPort()
             + " (http /metrics /status) in "

@@ -19,6 +19,7 @@ import java.nio.file.Path;
  * @param objectPort main port of the object protocol; reactor r also listens on objectPort+1+r (0 =
  *     any free ports)
  * @param nbdPort NBD port (0 = any free port)
+ * @param nbdDefaultImage the image an NBD client gets when it asks for the empty export name
  */
 public record OsdSettings(
     Path confFile,
@@ -30,7 +31,8 @@ public record OsdSettings(
     CpuPolicy cpuPolicy,
     Transport transport,
     int objectPort,
-    int nbdPort) {
+    int nbdPort,
+    String nbdDefaultImage) {
 
   /** The Prometheus exporter port of Ceph's mgr module, so dashboards find us where they look. */
   public static final int DEFAULT_METRICS_PORT = 9283;

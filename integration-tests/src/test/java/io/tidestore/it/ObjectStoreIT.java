@@ -160,4 +160,73 @@ class ObjectStoreIT {
       assertEquals(0, osd.awaitExit(STOP), osd.output());
     }
   }
+
+  private static String image(String osdAddress, int expectedExit, String... args)
+      throws Exception {
+    List<String> all = new ArrayList<>(List.of("image", "--osd", osdAddress));
+    all.addAll(List.of(args));
+    try (OsdProcess cli = OsdProcess.start(all.toArray(String[]::new))) {
+      assertEquals(expectedExit, cli.awaitExit(STOP), cli.output());
+      return cli.output();
+    }
+  }
+
+  @Test
+  void imageCommandsManageImagesThatNbdServes() throws Exception {
+    assumeTrue(Files.isExecutable(Path.of("/usr/bin/nbdinfo")), "nbdinfo not installed");
+    Path data = dir.resolve("osd.2");
+    ObjectStore.mkfs(data, 2, 64L << 20, ObjectStore.defaultSegmentBytes(64L << 20));
+    try (OsdProcess osd = start(data)) {
+      osd.awaitReady();
+      InetSocketAddress objects = objectAddress(osd);
+      String at = "127.0.0.1:" + objects.getPort();
+      Matcher m = Pattern.compile("nbd=(\\d+)").matcher(osd.awaitLine("tidestore osd ready", STOP));
+      assertTrue(m.find());
+      String nbd = "nbd://127.0.0.1:" + m.group(1) + "/img1";
+
+      assertTrue(image(at, 0, "create", "img1", "--size", "12M").contains("created img1"));
+      assertTrue(image(at, 1, "create", "img1", "--size", "1M").contains("already exists"));
+      image(at, 2, "create", "bad.name", "--size", "1M");
+      assertTrue(image(at, 0, "ls").contains("img1"));
+      String info = image(at, 0, "info", "img1");
+      assertTrue(info.contains("size: 12582912 bytes"), info);
+      assertTrue(info.contains("objects: 3"), info);
+
+      Process io =
+          new ProcessBuilder(
+                  "qemu-io",
+                  "-f",
+                  "raw",
+                  nbd,
+                  "-c",
+                  "write -P 0x77 8M 64k",
+                  "-c",
+                  "read -P 0x77 8M 64k")
+              .redirectErrorStream(true)
+              .start();
+      String ioOut = new String(io.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertEquals(0, io.waitFor(), ioOut);
+
+      image(at, 0, "resize", "img1", "--size", "4M");
+      Process size = new ProcessBuilder("nbdinfo", "--size", nbd).redirectErrorStream(true).start();
+      String sized = new String(size.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertEquals(0, size.waitFor(), sized);
+      assertEquals("4194304", sized.strip());
+      image(at, 0, "resize", "img1", "--size", "12M");
+      Process zero =
+          new ProcessBuilder("qemu-io", "-f", "raw", nbd, "-c", "read -P 0 8M 64k")
+              .redirectErrorStream(true)
+              .start();
+      String zeroOut = new String(zero.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertEquals(0, zero.waitFor(), zeroOut);
+      assertTrue(
+          !zeroOut.contains("Pattern verification failed"), "shrink left old data: " + zeroOut);
+
+      assertTrue(image(at, 0, "rm", "img1").contains("removed img1"));
+      image(at, 2, "info", "img1");
+      assertTrue(!image(at, 0, "ls").contains("img1"));
+      osd.signal("TERM");
+      assertEquals(0, osd.awaitExit(STOP), osd.output());
+    }
+  }
 }

@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       CacheSimCommand.class,
       SweepCommand.class,
       CompareCommand.class,
+      ImageCommand.class,
       VersionCommand.class,
       CommandLine.HelpCommand.class
     })

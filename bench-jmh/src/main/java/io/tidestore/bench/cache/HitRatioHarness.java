@@ -52,7 +52,7 @@ public final class HitRatioHarness {
         blocks,
         accesses,
         seed);
-    out.println("| trace | capacity (blocks, % of range) | LRU | 2Q | 2Q+seq | Caffeine |");
+    out.println("| trace | capacity (blocks, percent of range) | LRU | 2Q | 2Q+seq | Caffeine |");
     out.println("| --- | --- | --- | --- | --- | --- |");
     for (String d : DISTRIBUTIONS) {
       long[] trace = BlockGenerator.generate(d, blocks, accesses, seed);

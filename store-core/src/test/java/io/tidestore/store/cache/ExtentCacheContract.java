@@ -88,8 +88,9 @@ abstract class ExtentCacheContract {
     }
     assertEquals(ExtentCache.MISS, c.lookup(7, 32));
     assertEquals(ExtentCache.MISS, c.lookup(8, 16));
+    assertEquals(ExtentCache.MISS, c.lookupKey(-1), "the map's empty marker is not a key");
     assertEquals(16, c.stats().hits());
-    assertEquals(2, c.stats().misses());
+    assertEquals(3, c.stats().misses());
   }
 
   @Test

@@ -280,7 +280,9 @@ public final class LogShard implements ShardStore, Journal.Listener {
     // mutation of this object until the write is staged, so per-object order is kept.
     MemorySegment own = copied ? data : heapCopy(data);
     e.waiting = new ArrayDeque<>();
-    MemorySegment[] bases = {headBase, tailBase};
+    // An in-memory base may be a slice of a batch buffer that is recycled once its batch applies,
+    // which can happen before the disk read returns: keep a copy.
+    MemorySegment[] bases = {stable(headBase), stable(tailBase)};
     int[] left = {(headDisk ? 1 : 0) + (tailDisk ? 1 : 0)};
     StoreException[] error = {null};
     Runnable finish =
@@ -322,6 +324,10 @@ public final class LogShard implements ShardStore, Journal.Listener {
     submitQuietly();
   }
 
+  private MemorySegment stable(MemorySegment base) {
+    return base == null || base.equals(zeroBlock) ? base : heapCopy(base);
+  }
+
   private interface BaseDone {
     void done(MemorySegment block, StoreException failure);
   }
@@ -341,7 +347,8 @@ public final class LogShard implements ShardStore, Journal.Listener {
       }
     }
     long entry = e.block(b);
-    if (BlockEntry.isHole(entry)) {
+    if (BlockEntry.isHole(entry) || ((long) b << Blocks.SHIFT) >= e.lowestCut()) {
+      // A hole, or an applied block that a staged truncate or remove already cut off.
       return zeroBlock;
     }
     MemorySegment cached = cache.lookup(e.id, b);
@@ -539,6 +546,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
     }
     d.truncate(e.id, size);
     e.stagedSize = size;
+    e.cutStaged(size);
     journal.staged(batch);
     batch.onApplied(done);
   }
@@ -587,6 +595,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
     e.stagedExists = false;
     e.stagedSize = 0;
     e.pending = null;
+    e.cutStaged(0);
     journal.staged(batch);
     batch.onApplied(done);
   }

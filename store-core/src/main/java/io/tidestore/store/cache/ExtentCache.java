@@ -253,9 +253,11 @@ public final class ExtentCache implements AutoCloseable {
   }
 
   /**
-   * Makes a filled buffer visible: drops older extents overlapping it, admits it to the policy.
-   * Returns false, freeing the buffer, if its range was invalidated while it filled (the bytes may
-   * predate a write) or the policy found no room; the handle is dead either way.
+   * Makes a filled buffer visible: drops older extents overlapping it, marks overlapping buffers
+   * still filling as stale, admits it to the policy. Returns false, freeing the buffer, if its
+   * range was invalidated or overwritten by another publish while it filled (the bytes may predate
+   * a write) or the policy found no room; the handle is dead either way. Publishes therefore win in
+   * the order they are made: publish a durable write's extent after any read it supersedes began.
    */
   public boolean publish(long handle) {
     checkOpen();
@@ -280,6 +282,9 @@ public final class ExtentCache implements AutoCloseable {
         drop(other);
       }
     }
+    // These bytes are newer than any overlapping buffer still filling (e.g. a read issued
+    // before this write became durable): that fill must not replace them when it publishes.
+    markFillsStale(key, key + n);
     // Not yet indexed, so the handler cannot pick this extent as a victim of its own admission.
     state[slot] = CACHED;
     if (!policy.admit(key, n)) {
@@ -362,6 +367,13 @@ public final class ExtentCache implements AutoCloseable {
         k = end - 1;
       }
     }
+    markFillsStale(from, to);
+    invalidations += dropped;
+    return dropped;
+  }
+
+  /** Marks buffers still filling that overlap keys [from, to) so their publish is refused. */
+  private void markFillsStale(long from, long to) {
     for (int i = 0; i < fillingCount; i++) {
       int slot = filling[i];
       long start = startKey[slot];
@@ -369,8 +381,6 @@ public final class ExtentCache implements AutoCloseable {
         state[slot] = FILLING_STALE;
       }
     }
-    invalidations += dropped;
-    return dropped;
   }
 
   /** {@link #invalidate} of the whole object (remove). */

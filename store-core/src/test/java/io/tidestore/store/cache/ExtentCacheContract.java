@@ -220,6 +220,19 @@ abstract class ExtentCacheContract {
   }
 
   @Test
+  void aReadFilledBeforeAnOverlappingWritePublishesCannotReplaceIt() {
+    ExtentCache c = open(1 << 20);
+    long read = c.allocate(4, 0, 8); // read of blocks 0..7 in flight, old bytes
+    put(c, 4, 2, 2, 7); // a durable write of blocks 2..3 enters the cache meanwhile
+    fill(c.segment(read), 4, 0, 1);
+    assertFalse(c.publish(read), "the read's bytes predate the write");
+    long h = c.lookup(4, 3);
+    assertEquals(2, c.firstBlock(h));
+    assertFilled(c.segment(h), 4, 2, 7);
+    assertFalse(c.contains(4, 0));
+  }
+
+  @Test
   void invalidatedWhilePinnedIsFreedAtLastUnpin() {
     ExtentCache c = open(1 << 20);
     long h = put(c, 9, 0, 16, 3);

@@ -233,6 +233,31 @@ abstract class ExtentCacheContract {
   }
 
   @Test
+  void onlyTheOwnerThreadMayUseTheCache() throws Exception {
+    ExtentCache c = open(1 << 20);
+    put(c, 1, 0, 1, 0); // this thread becomes the owner
+    java.util.concurrent.atomic.AtomicReference<Throwable> seen =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Thread other =
+        new Thread(
+            () -> {
+              try {
+                c.lookup(1, 0);
+              } catch (Throwable t) {
+                seen.set(t);
+              }
+              c.requestPolicy(PolicyConfig.lru()); // the one call any thread may make
+            },
+            "intruder");
+    other.start();
+    other.join();
+    assertTrue(seen.get() instanceof WrongThreadException, String.valueOf(seen.get()));
+    assertTrue(seen.get().getMessage().contains("called from 'intruder'"), seen.get().getMessage());
+    assertTrue(c.applyPendingPolicy());
+    assertEquals(1, c.stats().policySwitches());
+  }
+
+  @Test
   void invalidatedWhilePinnedIsFreedAtLastUnpin() {
     ExtentCache c = open(1 << 20);
     long h = put(c, 9, 0, 16, 3);

@@ -12,7 +12,14 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionInfo.class,
     description = "Tidestore: an object storage daemon for the JVM.",
-    subcommands = {OsdCommand.class, VersionCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      OsdCommand.class,
+      CacheSimCommand.class,
+      SweepCommand.class,
+      CompareCommand.class,
+      VersionCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class TidestoreMain {
 
   private TidestoreMain() {}

@@ -25,8 +25,8 @@ import java.nio.file.Path;
  *   <li>{@link #submit()} hands every prepared operation to the kernel in one system call.
  *   <li>{@link #poll()} or {@link #await(long)} delivers completions, on the owner thread, to each
  *       operation's {@link IoCompletion}. Every prepared operation completes exactly once,
- *       successfully or with an {@link IoOpException}; {@link #close()} fails those still in flight
- *       rather than leaving callers hanging.
+ *       successfully or with an {@link IoOpException}; {@link #close()} completes those still in
+ *       flight rather than leaving callers hanging (see there).
  * </ol>
  *
  * <h2>Buffers</h2>
@@ -113,11 +113,18 @@ public interface IoQueue extends AutoCloseable {
   /**
    * For backends without a {@link #completionFd()}: called from a foreign thread whenever a
    * completion becomes ready; the listener must hand control to the owner thread (e.g. {@code
-   * eventLoop.execute(queue::poll)}), never call {@link #poll()} itself.
+   * eventLoop.execute(queue::poll)}), never call {@link #poll()} itself. A backend that has a
+   * completion fd throws {@link IllegalStateException}: watch the fd instead.
    */
   void setCompletionListener(Runnable listener);
 
-  /** Fails every operation still in flight with an {@link IoOpException}, then frees the queue. */
+  /**
+   * Closes the queue and its files. Operations prepared but not submitted fail with ECANCELED (the
+   * kernel never saw them). Submitted operations may still be reading or writing their buffers, so
+   * close waits for them (up to the configured close timeout) and delivers their real outcome
+   * before anything is freed; only then may the caller free its buffers. Completions delivered
+   * during close must not prepare new operations (they throw {@link IllegalStateException}).
+   */
   @Override
   void close();
 }

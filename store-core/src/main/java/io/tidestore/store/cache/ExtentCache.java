@@ -1,0 +1,544 @@
+package io.tidestore.store.cache;
+
+import io.tidestore.store.memory.MemoryBudget;
+import io.tidestore.store.memory.MemoryUse;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One store shard's off-heap extent cache: extents of 1..1024 blocks (4 KiB..4 MiB) keyed by
+ * logical (object id, block), held in native memory under a byte capacity reserved from the
+ * daemon's {@link MemoryBudget}, kept or evicted by a switchable {@link ReplacementPolicy}.
+ *
+ * <h2>Life of an extent</h2>
+ *
+ * <ol>
+ *   <li>{@link #lookup} of any block the extent covers returns a handle on a hit, {@link #MISS}
+ *       otherwise. A handle stays valid on the owner thread until the cache is next changed, or
+ *       until {@link #unpin} if it was {@link #pin}ned.
+ *   <li>On a miss (or a durable write) the store calls {@link #allocate}: a 4 KiB-aligned buffer
+ *       from the cache's slabs, invisible to lookups. It is the O_DIRECT read target (the slabs are
+ *       {@link #regions()} registered with the shard's {@code IoQueue}) or the copy of written
+ *       data: no second copy.
+ *   <li>{@link #publish} makes it visible (replacing any older overlapping extents) and admits it
+ *       to the policy; {@link #abandon} gives the buffer back if the I/O failed. If the range was
+ *       invalidated while the buffer was filling, publish refuses: the bytes may be stale.
+ *   <li>{@link #pin} while a reply still sends the bytes (zero-copy); pinned extents are never
+ *       evicted, and an invalidated pinned extent is freed at its last {@link #unpin}.
+ *   <li>Overwrite, truncate and remove call {@link #invalidate} / {@link #invalidateObject}.
+ * </ol>
+ *
+ * <h2>Threading</h2>
+ *
+ * A cache belongs to one shard and every method is called on the shard's owner thread, except
+ * {@link #requestPolicy} (any thread: it hands the new policy to the owner thread, which applies it
+ * at its next cache call or at an explicit {@link #applyPendingPolicy()}) and {@link #stats()}'s
+ * getters (racy gauges for the metrics thread). The hot path (lookup hit, pin, unpin) allocates
+ * nothing.
+ */
+public final class ExtentCache implements AutoCloseable {
+  /** {@link #lookup} found nothing. */
+  public static final long MISS = -1;
+
+  /** {@link #allocate} found no room: every resident extent is pinned or the extent is too big. */
+  public static final long NO_SPACE = -2;
+
+  private static final byte FREE = 0;
+  private static final byte FILLING = 1;
+  private static final byte FILLING_STALE = 2;
+  private static final byte CACHED = 3;
+  private static final byte RETIRED = 4;
+
+  private final String name;
+  private final long capacityBytes;
+  private final MemoryBudget.Reservation reservation;
+  private final ExtentMemory memory;
+  private final LongIntHashMap blockIndex;
+
+  // Slot table: one slot per extent, parallel primitive arrays.
+  private final long[] startKey;
+  private final int[] blocks;
+  private final int[] page;
+  private final int[] pins;
+  private final int[] generation;
+  private final byte[] state;
+  private final int[] fillPos;
+  private final MemorySegment[] segment;
+  private final int[] freeSlots;
+  private int freeSlotCount;
+  private final int[] filling;
+  private int fillingCount;
+
+  private final AtomicReference<PendingSwitch> pendingSwitch = new AtomicReference<>();
+  private final Handler handler = new Handler();
+  private final CacheStats stats;
+  private ReplacementPolicy policy;
+  private PolicyConfig policyConfig;
+  private boolean closed;
+
+  long hits;
+  long misses;
+  long evictions;
+  long publishes;
+  long invalidations;
+  long staleFills;
+  long rejections;
+  long policySwitches;
+  long cachedBlocks;
+  int pinnedExtents;
+
+  private ExtentCache(
+      String name, long capacityBytes, PolicyConfig config, MemoryBudget.Reservation reservation) {
+    this.name = name;
+    this.capacityBytes = capacityBytes;
+    this.reservation = reservation;
+    this.memory = new ExtentMemory(capacityBytes);
+    int capacityBlocks = (int) (capacityBytes >>> CacheKeys.BLOCK_SHIFT);
+    this.blockIndex = new LongIntHashMap(capacityBlocks);
+    this.startKey = new long[capacityBlocks];
+    this.blocks = new int[capacityBlocks];
+    this.page = new int[capacityBlocks];
+    this.pins = new int[capacityBlocks];
+    this.generation = new int[capacityBlocks];
+    this.state = new byte[capacityBlocks];
+    this.fillPos = new int[capacityBlocks];
+    this.segment = new MemorySegment[capacityBlocks];
+    this.freeSlots = new int[capacityBlocks];
+    this.filling = new int[capacityBlocks];
+    for (int i = 0; i < capacityBlocks; i++) {
+      freeSlots[i] = capacityBlocks - 1 - i;
+    }
+    this.freeSlotCount = capacityBlocks;
+    this.policyConfig = config;
+    this.policy = config.create(capacityBlocks, handler);
+    this.stats = new CacheStats(this);
+  }
+
+  /**
+   * Opens a shard's cache: reserves {@code capacityBytes} (a positive multiple of 4096) from {@code
+   * budget} as {@link MemoryUse#CACHE}, then allocates it. Throws {@link
+   * io.tidestore.store.memory.MemoryBudgetExceededException} and allocates nothing if the budget is
+   * short.
+   */
+  public static ExtentCache open(
+      String name, long capacityBytes, PolicyConfig policy, MemoryBudget budget) {
+    if (capacityBytes < CacheKeys.BLOCK_SIZE || capacityBytes % CacheKeys.BLOCK_SIZE != 0) {
+      throw new IllegalArgumentException(
+          "cache size must be a positive multiple of 4096 bytes: " + capacityBytes);
+    }
+    if ((capacityBytes >>> CacheKeys.BLOCK_SHIFT) > PolicySizing.MAX_CAPACITY_BLOCKS) {
+      throw new IllegalArgumentException("cache size too large for one shard: " + capacityBytes);
+    }
+    MemoryBudget.Reservation r = budget.reserve(MemoryUse.CACHE, capacityBytes, name);
+    try {
+      return new ExtentCache(name, capacityBytes, policy, r);
+    } catch (RuntimeException | OutOfMemoryError e) {
+      r.close();
+      throw e;
+    }
+  }
+
+  /** The cache's name (e.g. "extent cache of shard 3"). */
+  public String name() {
+    return name;
+  }
+
+  public long capacityBytes() {
+    return capacityBytes;
+  }
+
+  /** The memory extents live in, to register with the shard's IoQueue (4096-aligned, <= 1 GiB). */
+  public MemorySegment[] regions() {
+    return memory.regions();
+  }
+
+  /** The policy in use now (owner thread). */
+  public PolicyConfig policyConfig() {
+    return policyConfig;
+  }
+
+  /** Per-shard counters and gauges for metrics. */
+  public CacheStats stats() {
+    return stats;
+  }
+
+  // ---------------------------------------------------------------- lookups
+
+  /**
+   * The cached extent covering {@code (objectId, block)}: a handle, or {@link #MISS}. Counts a hit
+   * or a miss and tells the policy of the hit.
+   */
+  public long lookup(long objectId, int block) {
+    return lookupKey(CacheKeys.key(objectId, block));
+  }
+
+  /** {@link #lookup} by packed key. */
+  public long lookupKey(long key) {
+    checkOpen();
+    applyPendingPolicyIfAny();
+    int slot = blockIndex.get(key);
+    if (slot == LongIntHashMap.MISSING) {
+      misses++;
+      return MISS;
+    }
+    hits++;
+    policy.recordHit(startKey[slot]);
+    return handle(slot);
+  }
+
+  /** Whether some cached extent covers the block; no stats, no policy update. */
+  public boolean contains(long objectId, int block) {
+    checkOpen();
+    return blockIndex.get(CacheKeys.key(objectId, block)) != LongIntHashMap.MISSING;
+  }
+
+  /** The extent's bytes: {@code blockCount(handle) * 4096} of them, 4096-aligned. */
+  public MemorySegment segment(long handle) {
+    return segment[slotOf(handle)];
+  }
+
+  /** First block of the extent (the lookup may have named a later block in it). */
+  public int firstBlock(long handle) {
+    return CacheKeys.block(startKey[slotOf(handle)]);
+  }
+
+  public long objectId(long handle) {
+    return CacheKeys.objectId(startKey[slotOf(handle)]);
+  }
+
+  public int blockCount(long handle) {
+    return blocks[slotOf(handle)];
+  }
+
+  // ---------------------------------------------------------------- filling
+
+  /**
+   * A buffer for {@code blocks} blocks (1..1024) starting at {@code (objectId, firstBlock)}, to be
+   * filled by I/O or a copy and then {@link #publish}ed or {@link #abandon}ed. Evicts by the policy
+   * until the memory is there; returns {@link #NO_SPACE} if it cannot be (all pinned).
+   */
+  public long allocate(long objectId, int firstBlock, int blocks) {
+    checkOpen();
+    applyPendingPolicyIfAny();
+    long key = CacheKeys.key(objectId, firstBlock);
+    BuddyAllocator.orderFor(blocks);
+    if (firstBlock + blocks > CacheKeys.MAX_BLOCKS_PER_OBJECT) {
+      throw new IllegalArgumentException(
+          "extent [" + firstBlock + ", " + (firstBlock + blocks) + ") runs past a 64 MiB object");
+    }
+    if (blocks > policy.capacityBlocks()) {
+      rejections++;
+      return NO_SPACE;
+    }
+    int p = memory.allocate(blocks);
+    while (p == BuddyAllocator.NONE) {
+      if (!policy.evictOne()) {
+        rejections++;
+        return NO_SPACE;
+      }
+      p = memory.allocate(blocks);
+    }
+    int slot = freeSlots[--freeSlotCount];
+    startKey[slot] = key;
+    this.blocks[slot] = blocks;
+    page[slot] = p;
+    pins[slot] = 0;
+    generation[slot]++;
+    state[slot] = FILLING;
+    segment[slot] = memory.slice(p, blocks);
+    fillPos[slot] = fillingCount;
+    filling[fillingCount++] = slot;
+    return handle(slot);
+  }
+
+  /**
+   * Makes a filled buffer visible: drops older extents overlapping it, admits it to the policy.
+   * Returns false, freeing the buffer, if its range was invalidated while it filled (the bytes may
+   * predate a write) or the policy found no room; the handle is dead either way.
+   */
+  public boolean publish(long handle) {
+    checkOpen();
+    applyPendingPolicyIfAny();
+    int slot = slotOf(handle);
+    byte s = state[slot];
+    if (s != FILLING && s != FILLING_STALE) {
+      throw new IllegalStateException(
+          "publish of an extent that is not filling: " + describe(slot));
+    }
+    removeFilling(slot);
+    if (s == FILLING_STALE) {
+      staleFills++;
+      release(slot);
+      return false;
+    }
+    long key = startKey[slot];
+    int n = blocks[slot];
+    for (int i = 0; i < n; i++) {
+      int other = blockIndex.get(key + i);
+      if (other != LongIntHashMap.MISSING) {
+        drop(other);
+      }
+    }
+    // Not yet indexed, so the handler cannot pick this extent as a victim of its own admission.
+    state[slot] = CACHED;
+    if (!policy.admit(key, n)) {
+      rejections++;
+      release(slot);
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      blockIndex.put(key + i, slot);
+    }
+    cachedBlocks += n;
+    publishes++;
+    return true;
+  }
+
+  /** Gives back a buffer whose I/O failed or is no longer wanted. */
+  public void abandon(long handle) {
+    checkOpen();
+    int slot = slotOf(handle);
+    if (state[slot] != FILLING && state[slot] != FILLING_STALE) {
+      throw new IllegalStateException(
+          "abandon of an extent that is not filling: " + describe(slot));
+    }
+    removeFilling(slot);
+    release(slot);
+  }
+
+  // ---------------------------------------------------------------- pins
+
+  /** Keeps a cached extent (and its memory) alive until {@link #unpin}; counts nest. */
+  public void pin(long handle) {
+    checkOpen();
+    int slot = slotOf(handle);
+    if (state[slot] != CACHED) {
+      throw new IllegalStateException("pin of an extent that is not cached: " + describe(slot));
+    }
+    if (pins[slot]++ == 0) {
+      pinnedExtents++;
+    }
+  }
+
+  /** Drops one pin; an extent invalidated while pinned is freed at its last unpin. */
+  public void unpin(long handle) {
+    checkOpen();
+    int slot = slotOf(handle);
+    if (pins[slot] <= 0 || (state[slot] != CACHED && state[slot] != RETIRED)) {
+      throw new IllegalStateException("unpin of an extent that is not pinned: " + describe(slot));
+    }
+    if (--pins[slot] == 0) {
+      pinnedExtents--;
+      if (state[slot] == RETIRED) {
+        release(slot);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- invalidation
+
+  /**
+   * Drops every cached extent that overlaps blocks {@code [fromBlock, toBlock)} of the object
+   * (overwrite, truncate, remove), and marks overlapping buffers still filling as stale so their
+   * publish is refused. Returns how many cached extents were dropped.
+   */
+  public int invalidate(long objectId, int fromBlock, int toBlock) {
+    checkOpen();
+    if (fromBlock < 0 || toBlock > CacheKeys.MAX_BLOCKS_PER_OBJECT || fromBlock > toBlock) {
+      throw new IllegalArgumentException(
+          "bad block range [" + fromBlock + ", " + toBlock + ") (blocks are 0..16383)");
+    }
+    long from = CacheKeys.key(objectId, 0) + fromBlock;
+    long to = CacheKeys.key(objectId, 0) + toBlock;
+    int dropped = 0;
+    for (long k = from; k < to; k++) {
+      int slot = blockIndex.get(k);
+      if (slot != LongIntHashMap.MISSING) {
+        // Skip the rest of this extent: drop() unindexes all of its blocks.
+        long end = startKey[slot] + blocks[slot];
+        drop(slot);
+        dropped++;
+        k = end - 1;
+      }
+    }
+    for (int i = 0; i < fillingCount; i++) {
+      int slot = filling[i];
+      long start = startKey[slot];
+      if (start < to && start + blocks[slot] > from) {
+        state[slot] = FILLING_STALE;
+      }
+    }
+    invalidations += dropped;
+    return dropped;
+  }
+
+  /** {@link #invalidate} of the whole object (remove). */
+  public int invalidateObject(long objectId) {
+    return invalidate(objectId, 0, CacheKeys.MAX_BLOCKS_PER_OBJECT);
+  }
+
+  // ---------------------------------------------------------------- policy switch
+
+  /**
+   * Asks for a policy switch; callable from any thread. The owner thread applies it at its next
+   * cache call or {@link #applyPendingPolicy()}; the future completes there with the new policy.
+   * Every cached extent stays cached and valid (coldest first re-inserted as warm entries of the
+   * new policy; 2Q's ghosts are not carried over). A newer request supersedes an unapplied one,
+   * whose future is cancelled.
+   */
+  public CompletableFuture<PolicyConfig> requestPolicy(PolicyConfig config) {
+    PendingSwitch request = new PendingSwitch(config, new CompletableFuture<>());
+    PendingSwitch previous = pendingSwitch.getAndSet(request);
+    if (previous != null) {
+      previous.done.cancel(false);
+    }
+    return request.done;
+  }
+
+  /** Applies a requested switch, if any (owner thread); returns whether one was applied. */
+  public boolean applyPendingPolicy() {
+    PendingSwitch request = pendingSwitch.getAndSet(null);
+    if (request == null) {
+      return false;
+    }
+    if (closed) {
+      request.done.completeExceptionally(new IllegalStateException(name + " is closed"));
+      return false;
+    }
+    ReplacementPolicy next = request.config.create(policy.capacityBlocks(), handler);
+    policy.forEachResident(next::adopt);
+    policy = next;
+    policyConfig = request.config;
+    policySwitches++;
+    request.done.complete(request.config);
+    return true;
+  }
+
+  private void applyPendingPolicyIfAny() {
+    if (pendingSwitch.getAcquire() != null) {
+      applyPendingPolicy();
+    }
+  }
+
+  ReplacementPolicy policy() {
+    return policy;
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private long handle(int slot) {
+    return ((long) generation[slot] << 32) | slot;
+  }
+
+  private int slotOf(long handle) {
+    if (handle < 0) {
+      throw new IllegalArgumentException("not an extent handle: " + handle);
+    }
+    int slot = (int) handle;
+    if (slot >= state.length || generation[slot] != (int) (handle >>> 32) || state[slot] == FREE) {
+      throw new IllegalStateException("stale extent handle: " + handle);
+    }
+    return slot;
+  }
+
+  /** Removes a cached extent from index and policy; frees it unless pinned. */
+  private void drop(int slot) {
+    unindex(slot);
+    policy.remove(startKey[slot]);
+    if (pins[slot] > 0) {
+      state[slot] = RETIRED;
+    } else {
+      release(slot);
+    }
+  }
+
+  private void unindex(int slot) {
+    long key = startKey[slot];
+    int n = blocks[slot];
+    for (int i = 0; i < n; i++) {
+      blockIndex.remove(key + i);
+    }
+    cachedBlocks -= n;
+  }
+
+  private void release(int slot) {
+    memory.free(page[slot]);
+    state[slot] = FREE;
+    segment[slot] = null;
+    freeSlots[freeSlotCount++] = slot;
+  }
+
+  private void removeFilling(int slot) {
+    int pos = fillPos[slot];
+    int last = filling[--fillingCount];
+    filling[pos] = last;
+    fillPos[last] = pos;
+  }
+
+  private String describe(int slot) {
+    return "object "
+        + CacheKeys.objectId(startKey[slot])
+        + " blocks ["
+        + CacheKeys.block(startKey[slot])
+        + ", +"
+        + blocks[slot]
+        + ") state "
+        + state[slot];
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException(name + " is closed");
+    }
+  }
+
+  long allocatedBytes() {
+    return memory.allocatedBytes();
+  }
+
+  /** For leak tests: the arena is closed and the reservation returned. */
+  boolean isReleased() {
+    return !memory.isAlive() && reservation.isReleased();
+  }
+
+  /** Frees the memory (pinned extents included: their segments become inaccessible). */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      memory.close();
+    } finally {
+      reservation.close();
+      PendingSwitch request = pendingSwitch.getAndSet(null);
+      if (request != null) {
+        request.done.completeExceptionally(new IllegalStateException(name + " is closed"));
+      }
+    }
+  }
+
+  private record PendingSwitch(PolicyConfig config, CompletableFuture<PolicyConfig> done) {}
+
+  /** The policy's view of pins and evictions: one instance, no allocation per call. */
+  private final class Handler implements EvictionHandler {
+    @Override
+    public boolean isPinned(long key) {
+      int slot = blockIndex.get(key);
+      return slot != LongIntHashMap.MISSING && pins[slot] > 0;
+    }
+
+    @Override
+    public void evicted(long key, int weightBlocks) {
+      int slot = blockIndex.get(key);
+      if (slot == LongIntHashMap.MISSING || startKey[slot] != key) {
+        throw new IllegalStateException("policy evicted a key the cache does not hold: " + key);
+      }
+      unindex(slot);
+      release(slot);
+      evictions++;
+    }
+  }
+}

@@ -1,0 +1,358 @@
+package io.tidestore.store.io;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The FileChannel backend: channels opened with {@link ExtendedOpenOption#DIRECT}, blocking calls
+ * on a small pool of worker threads, completions handed back and delivered on the owner thread by
+ * {@link #poll()}/{@link #await}. Used where io_uring is unavailable; same contract as io_uring.
+ *
+ * <p>Operation slots are preallocated; the hand-offs are bounded blocking queues sized to the
+ * capacity, so they never block the owner. Durability: a durable write is write + force(false)
+ * (fdatasync) on the worker, a linked write+sync runs both on one worker in order.
+ */
+final class FileChannelQueue implements IoQueue {
+  private static final System.Logger LOG = System.getLogger(FileChannelQueue.class.getName());
+
+  private final Thread owner;
+  private final String reason;
+  private final IoQueueConfig config;
+  private final int capacity;
+  private final FallbackOp[] slots;
+  private final int[] freeSlots;
+  private int freeCount;
+  private final FallbackOp[] prepared;
+  private int preparedCount;
+  private final ArrayBlockingQueue<FallbackOp> work;
+  private final ArrayBlockingQueue<FallbackOp> done;
+  private final Thread[] workers;
+  private final List<FileChannelFile> files = new ArrayList<>();
+  private volatile Runnable listener;
+  private int inFlight;
+  private boolean closing;
+  private boolean closed;
+
+  FileChannelQueue(IoQueueConfig config, String reason) {
+    this.owner = Thread.currentThread();
+    this.reason = reason;
+    this.config = config;
+    this.capacity = config.capacity();
+    this.slots = new FallbackOp[capacity];
+    this.freeSlots = new int[capacity];
+    for (int i = 0; i < capacity; i++) {
+      slots[i] = new FallbackOp(i);
+      freeSlots[i] = capacity - 1 - i;
+    }
+    this.freeCount = capacity;
+    this.prepared = new FallbackOp[capacity];
+    this.work = new ArrayBlockingQueue<>(capacity);
+    this.done = new ArrayBlockingQueue<>(capacity);
+    int threads = Math.min(config.fallbackThreads(), capacity);
+    this.workers = new Thread[threads];
+    for (int i = 0; i < threads; i++) {
+      workers[i] =
+          Thread.ofPlatform()
+              .daemon()
+              .name("tidestore-io-" + owner.getName() + "-" + i)
+              .unstarted(this::workLoop);
+      workers[i].start();
+    }
+  }
+
+  private void workLoop() {
+    try {
+      while (true) {
+        FallbackOp op = work.take();
+        op.execute();
+        done.add(op);
+        Runnable wake = listener;
+        if (wake != null) {
+          wake.run();
+        }
+      }
+    } catch (InterruptedException e) {
+      // close(): every operation has been delivered, the worker just leaves.
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public String describe() {
+    return "FILE_CHANNEL backend ("
+        + reason
+        + "): FileChannel with O_DIRECT on "
+        + workers.length
+        + " worker threads, capacity "
+        + capacity;
+  }
+
+  @Override
+  public IoBackend backend() {
+    return IoBackend.FILE_CHANNEL;
+  }
+
+  @Override
+  public IoFile open(Path path, IoFile.Mode mode) throws IOException {
+    checkOwner();
+    if (files.size() >= config.maxFiles()) {
+      throw new IOException("too many open files on this queue: " + config.maxFiles());
+    }
+    List<OpenOption> options = new ArrayList<>(4);
+    options.add(StandardOpenOption.READ);
+    options.add(ExtendedOpenOption.DIRECT);
+    if (mode != IoFile.Mode.READ) {
+      options.add(StandardOpenOption.WRITE);
+    }
+    if (mode == IoFile.Mode.CREATE) {
+      options.add(StandardOpenOption.CREATE);
+    }
+    FileChannel channel = FileChannel.open(path, options.toArray(OpenOption[]::new));
+    FileChannelFile file = new FileChannelFile(path, channel, DirectIo.isBlockDevice(path), this);
+    files.add(file);
+    return file;
+  }
+
+  void closeFile(FileChannelFile file) {
+    checkOwner();
+    if (files.remove(file)) {
+      try {
+        file.channel().close();
+      } catch (IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "closing " + file.path(), e);
+      }
+    }
+  }
+
+  @Override
+  public boolean registerBuffers(MemorySegment... regions) {
+    checkOwner();
+    for (MemorySegment region : regions) {
+      DirectIo.checkBuffer(region, false);
+    }
+    // Blocking calls on channels have no registered buffers; every buffer works unregistered.
+    return false;
+  }
+
+  @Override
+  public int alignment() {
+    return AlignedBufferPool.ALIGNMENT;
+  }
+
+  @Override
+  public int capacity() {
+    return capacity;
+  }
+
+  @Override
+  public int inFlight() {
+    return inFlight;
+  }
+
+  @Override
+  public void read(
+      IoFile file, long offset, MemorySegment buffer, IoCompletion completion, long tag) {
+    DirectIo.checkBuffer(buffer, true);
+    prepare(IoOpException.Op.READ, file, offset, buffer, completion, tag);
+  }
+
+  @Override
+  public void write(
+      IoFile file, long offset, MemorySegment buffer, IoCompletion completion, long tag) {
+    DirectIo.checkBuffer(buffer, false);
+    prepare(IoOpException.Op.WRITE, file, offset, buffer, completion, tag);
+  }
+
+  @Override
+  public void writeDurable(
+      IoFile file, long offset, MemorySegment buffer, IoCompletion completion, long tag) {
+    DirectIo.checkBuffer(buffer, false);
+    prepare(IoOpException.Op.WRITE_DURABLE, file, offset, buffer, completion, tag);
+  }
+
+  @Override
+  public void sync(IoFile file, IoCompletion completion, long tag) {
+    prepare(IoOpException.Op.SYNC, file, 0, null, completion, tag);
+  }
+
+  @Override
+  public void writeThenSync(
+      IoFile file, long offset, MemorySegment buffer, IoCompletion completion, long tag) {
+    DirectIo.checkBuffer(buffer, false);
+    prepare(IoOpException.Op.WRITE_THEN_SYNC, file, offset, buffer, completion, tag);
+  }
+
+  private void prepare(
+      IoOpException.Op op,
+      IoFile file,
+      long offset,
+      MemorySegment buffer,
+      IoCompletion completion,
+      long tag) {
+    checkOwner();
+    if (closing) {
+      throw new IllegalStateException("queue is closing");
+    }
+    // A closed file of this queue is accepted: the operation fails with EBADF, like the kernel's.
+    if (!(file instanceof FileChannelFile channelFile) || channelFile.queue() != this) {
+      throw new IllegalArgumentException("file was not opened by this queue: " + file);
+    }
+    if (offset < 0) {
+      throw new IllegalArgumentException("negative offset " + offset);
+    }
+    if (freeCount == 0) {
+      throw new IoQueueFullException(capacity);
+    }
+    FallbackOp slot = slots[freeSlots[--freeCount]];
+    slot.set(op, channelFile, offset, buffer, completion, tag, alignment());
+    prepared[preparedCount++] = slot;
+    inFlight++;
+  }
+
+  @Override
+  public int submit() {
+    checkOwner();
+    checkOpen();
+    int n = preparedCount;
+    for (int i = 0; i < n; i++) {
+      // Never blocks: the queue holds capacity entries and at most capacity ops exist.
+      work.add(prepared[i]);
+      prepared[i] = null;
+    }
+    preparedCount = 0;
+    return n;
+  }
+
+  @Override
+  public int poll() {
+    checkOwner();
+    int delivered = 0;
+    FallbackOp op;
+    while ((op = done.poll()) != null) {
+      deliver(op);
+      delivered++;
+    }
+    return delivered;
+  }
+
+  @Override
+  public int await(long timeoutNanos) {
+    checkOwner();
+    checkOpen();
+    submit();
+    int delivered = poll();
+    if (delivered > 0 || inFlight == 0) {
+      return delivered;
+    }
+    try {
+      FallbackOp op = done.poll(Math.max(0, timeoutNanos), TimeUnit.NANOSECONDS);
+      if (op != null) {
+        deliver(op);
+        delivered = 1 + poll();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return delivered;
+  }
+
+  private void deliver(FallbackOp op) {
+    IoCompletion completion = op.completion;
+    long tag = op.tag;
+    int result = op.result;
+    IoOpException error =
+        result < 0 ? new IoOpException(op.op, -result, op.offset, op.length(), op.detail) : null;
+    op.clear();
+    freeSlots[freeCount++] = op.slot;
+    inFlight--;
+    if (error == null) {
+      completion.completed(tag, result);
+    } else {
+      completion.failed(tag, error);
+    }
+  }
+
+  @Override
+  public int completionFd() {
+    return -1;
+  }
+
+  @Override
+  public void setCompletionListener(Runnable listener) {
+    checkOwner();
+    this.listener = listener;
+  }
+
+  @Override
+  public void close() {
+    checkOwner();
+    if (closed) {
+      return;
+    }
+    closing = true;
+    // Never handed to a worker: fail them, nothing touched their buffers.
+    for (int i = 0; i < preparedCount; i++) {
+      FallbackOp op = prepared[i];
+      prepared[i] = null;
+      op.result = -Errno.ECANCELED;
+      op.detail = "queue closed before the operation was submitted";
+      deliver(op);
+    }
+    preparedCount = 0;
+    // Handed to workers: they are inside blocking calls on the caller's buffers; wait for them.
+    long deadline = System.nanoTime() + config.closeTimeout().toNanos();
+    boolean interrupted = false;
+    while (inFlight > 0) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        LOG.log(
+            System.Logger.Level.ERROR,
+            "closing with {0} operations still running after {1}; their workers are left to finish",
+            inFlight,
+            config.closeTimeout());
+        break;
+      }
+      try {
+        FallbackOp op = done.poll(left, TimeUnit.NANOSECONDS);
+        if (op != null) {
+          deliver(op);
+        }
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    closed = true;
+    if (inFlight == 0) {
+      for (Thread worker : workers) {
+        worker.interrupt();
+      }
+      for (FileChannelFile file : List.copyOf(files)) {
+        closeFile(file);
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("queue is closed");
+    }
+  }
+
+  private void checkOwner() {
+    if (!owner.equals(Thread.currentThread())) {
+      throw new WrongThreadException("I/O queue is owned by " + owner.getName());
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package io.tidestore.store.io;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+
+/** The contract against io_uring without DEFER_TASKRUN (completions posted by the kernel). */
+class IoUringWithoutDeferTaskrunContractTest extends IoQueueContractTest {
+  @Override
+  protected IoQueue newQueue(IoQueueConfig config) throws IOException {
+    return IoQueues.create(
+        config.withBackend(IoQueueConfig.Backend.IO_URING).withDeferTaskrun(false));
+  }
+
+  @Override
+  protected IoBackend expectedBackend() {
+    return IoBackend.IO_URING;
+  }
+
+  @Override
+  protected boolean registersBuffers() {
+    return true;
+  }
+
+  @Test
+  void doesNotUseDeferTaskrun() {
+    assertFalse(queue.describe().contains("DEFER_TASKRUN"), queue.describe());
+  }
+}

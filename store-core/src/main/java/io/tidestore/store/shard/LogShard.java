@@ -1000,6 +1000,20 @@ public final class LogShard implements ShardStore, Journal.Listener {
   }
 
   /** The index, for tests and fsck in this module. */
+  /**
+   * Whether block {@code block} of object {@code objectId} is still applied at {@code location}:
+   * false once an overwrite, truncate, remove or cleaner relocation has moved it since a read of
+   * that location was issued.
+   */
+  boolean stillMapped(long objectId, int block, int location) {
+    ObjectEntry e = index.byId(objectId);
+    if (e == null || ((long) block << Blocks.SHIFT) >= e.lowestCut()) {
+      return false;
+    }
+    long entry = e.block(block);
+    return !BlockEntry.isHole(entry) && BlockEntry.location(entry) == location;
+  }
+
   public ObjectIndex index() {
     return index;
   }

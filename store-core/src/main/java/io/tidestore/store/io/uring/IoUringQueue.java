@@ -547,16 +547,34 @@ final class IoUringQueue implements IoQueue, CompletionQueue.Handler {
     if (delivering || closed) {
       return 0;
     }
-    try {
-      int kernelOps = inFlight - preparedCount;
-      if ((deferTaskrun && kernelOps > 0) || needsFlush()) {
-        // DEFER_TASKRUN: CQEs are posted only when the owner enters with GETEVENTS.
-        enter(0, IORING_ENTER_GETEVENTS);
+    if (!deferTaskrun) {
+      if (needsFlush()) {
+        enterQuietly();
       }
+      return deliverReady();
+    }
+    // DEFER_TASKRUN: CQEs are posted only when the owner enters with GETEVENTS, and the kernel
+    // runs a bounded batch of completion work per enter (io_run_local_work), signalling the
+    // eventfd only when work lands on an empty list. So keep entering until a pass posts
+    // nothing: then no work is left over, and the next completion signals the eventfd again.
+    int delivered = 0;
+    while (inFlight - preparedCount > 0) {
+      enterQuietly();
+      int n = deliverReady();
+      delivered += n;
+      if (n == 0) {
+        break;
+      }
+    }
+    return delivered;
+  }
+
+  private void enterQuietly() {
+    try {
+      enter(0, IORING_ENTER_GETEVENTS);
     } catch (IOException e) {
       LOG.log(System.Logger.Level.ERROR, "io_uring_enter to reap failed", e);
     }
-    return deliverReady();
   }
 
   /** Overflowed CQEs wait in the kernel until an enter with GETEVENTS flushes them. */

@@ -100,6 +100,30 @@ final class OsdCommand implements Callable<Integer> {
   Transport transport = Transport.EPOLL;
 
   @Option(
+      names = "--cache-size",
+      paramLabel = "BYTES",
+      description =
+          "Off-heap extent cache of the whole daemon, split evenly over the store's shards"
+              + " (e.g. 512m, 2g; 0 = none). Default: ${DEFAULT-VALUE}.")
+  String cacheSize = "1g";
+
+  @Option(
+      names = "--cache-policy",
+      paramLabel = "lru|2q",
+      description =
+          "Extent cache replacement policy: lru, or 2q (Johnson & Shasha, with SeaStore's"
+              + " sequential-continuation rule). Default: ${DEFAULT-VALUE}.")
+  String cachePolicy = "2q";
+
+  @Option(
+      names = "--memory-limit",
+      paramLabel = "BYTES",
+      description =
+          "Off-heap memory the daemon may reserve (extent cache, I/O buffers, index);"
+              + " more is a startup error, not an OOM kill. Default: ${DEFAULT-VALUE}.")
+  String memoryLimit = "4g";
+
+  @Option(
       names = "--pid-file",
       paramLabel = "FILE",
       description = "Write the daemon's pid here once it is ready; removed on a clean stop.")
@@ -119,6 +143,22 @@ final class OsdCommand implements Callable<Integer> {
   }
 
   private OsdSettings settings() {
+    long cacheBytes = bytes("--cache-size", cacheSize);
+    long limitBytes = bytes("--memory-limit", memoryLimit);
+    if (cacheBytes > limitBytes) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--cache-size " + cacheSize + " does not fit --memory-limit " + memoryLimit);
+    }
+    io.tidestore.store.cache.PolicyConfig policy =
+        switch (cachePolicy) {
+          case "lru" -> io.tidestore.store.cache.PolicyConfig.lru();
+          case "2q" -> io.tidestore.store.cache.PolicyConfig.daemonDefault();
+          default ->
+              throw new ParameterException(
+                  spec.commandLine(),
+                  "Invalid value for option '--cache-policy': '" + cachePolicy + "' (lru or 2q)");
+        };
     checkPort("--metrics-port", metricsPort);
     checkPort("--port", port);
     checkPort("--nbd-port", nbdPort);
@@ -145,7 +185,19 @@ final class OsdCommand implements Callable<Integer> {
         transport,
         port,
         nbdPort,
-        nbdDefaultImage);
+        nbdDefaultImage,
+        cacheBytes,
+        policy,
+        limitBytes);
+  }
+
+  private long bytes(String option, String value) {
+    try {
+      return io.tidestore.bench.job.ByteSize.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(
+          spec.commandLine(), "Invalid value for option '" + option + "': " + e.getMessage());
+    }
   }
 
   private void checkPort(String option, int port) {

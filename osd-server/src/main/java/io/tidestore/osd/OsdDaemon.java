@@ -9,11 +9,14 @@ import io.tidestore.osd.nbd.NbdServer;
 import io.tidestore.osd.protocol.ObjectProtocolServer;
 import io.tidestore.osd.protocol.ServerLimits;
 import io.tidestore.osd.reactor.Reactors;
+import io.tidestore.osd.store.ShardCaches;
 import io.tidestore.osd.store.StoreObjectOps;
 import io.tidestore.store.DataDirLock;
 import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
+import io.tidestore.store.cache.CacheSizing;
 import io.tidestore.store.io.IoQueueConfig;
+import io.tidestore.store.memory.MemoryBudget;
 import io.tidestore.store.shard.ShardFiles;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -99,7 +102,13 @@ public final class OsdDaemon implements AutoCloseable {
     // Without a store, HELLO, PING and SHARD_MAP work and object ops answer EOPNOTSUPP.
     StoreObjectOps ops = null;
     if (store != null) {
-      ops = StoreObjectOps.start(store, reactors, IoQueueConfig.defaults());
+      MemoryBudget budget = new MemoryBudget(settings.memoryLimitBytes());
+      ShardCaches caches =
+          new ShardCaches(
+              CacheSizing.perShardBytes(settings.cacheBytes(), store.shardCount()),
+              settings.cachePolicy(),
+              budget);
+      ops = StoreObjectOps.start(store, reactors, IoQueueConfig.defaults(), caches);
       resources.push(ops);
     }
     objects =

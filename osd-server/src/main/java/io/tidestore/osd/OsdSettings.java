@@ -20,6 +20,9 @@ import java.nio.file.Path;
  *     any free ports)
  * @param nbdPort NBD port (0 = any free port)
  * @param nbdDefaultImage the image an NBD client gets when it asks for the empty export name
+ * @param cacheBytes the extent cache of the whole daemon, split over the shards (0 = none)
+ * @param cachePolicy the extent caches' replacement policy
+ * @param memoryLimitBytes the off-heap memory the daemon may reserve
  */
 public record OsdSettings(
     Path confFile,
@@ -32,7 +35,10 @@ public record OsdSettings(
     Transport transport,
     int objectPort,
     int nbdPort,
-    String nbdDefaultImage) {
+    String nbdDefaultImage,
+    long cacheBytes,
+    io.tidestore.store.cache.PolicyConfig cachePolicy,
+    long memoryLimitBytes) {
 
   /** The Prometheus exporter port of Ceph's mgr module, so dashboards find us where they look. */
   public static final int DEFAULT_METRICS_PORT = 9283;

@@ -1,11 +1,13 @@
 package io.tidestore.osd.store;
 
-import io.tidestore.osd.reactor.CompletionFdWatch;
+import io.tidestore.osd.reactor.IoQueueLoopBinding;
 import io.tidestore.osd.reactor.PassHook;
 import io.tidestore.osd.reactor.Reactor;
 import io.tidestore.store.api.ExtentCacheHook;
 import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.ShardStore;
+import io.tidestore.store.cache.ExtentCache;
+import io.tidestore.store.cache.ShardCacheHook;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.io.IoQueues;
@@ -28,34 +30,39 @@ final class ReactorShards implements PassHook {
   private final Reactor reactor;
   private final IoQueue queue;
   private final List<ShardStore> shards;
-  private CompletionFdWatch watch;
+  private final List<ExtentCache> caches;
+  private final IoQueueLoopBinding binding;
 
-  private ReactorShards(Reactor reactor, IoQueue queue, List<ShardStore> shards) {
+  private ReactorShards(
+      Reactor reactor,
+      IoQueue queue,
+      List<ShardStore> shards,
+      List<ExtentCache> caches,
+      IoQueueLoopBinding binding) {
     this.reactor = reactor;
     this.queue = queue;
     this.shards = shards;
+    this.caches = caches;
+    this.binding = binding;
   }
 
   /**
    * Creates the queue and mounts {@code shardIds} on {@code reactor}'s thread; blocks until done.
    */
   static ReactorShards open(
-      Reactor reactor, ObjectStore store, int[] shardIds, IoQueueConfig queueConfig)
+      Reactor reactor,
+      ObjectStore store,
+      int[] shardIds,
+      IoQueueConfig queueConfig,
+      ShardCaches cacheConfig)
       throws IOException {
     try {
       ReactorShards opened =
           reactor
               .loop()
-              .submit(() -> mountOnLoop(reactor, store, shardIds, queueConfig))
+              .submit(() -> mountOnLoop(reactor, store, shardIds, queueConfig, cacheConfig))
               .get(10, TimeUnit.MINUTES);
       reactor.addPassHook(opened).sync();
-      if (opened.queue.completionFd() >= 0) {
-        opened.watch =
-            CompletionFdWatch.watch(reactor, opened.queue.completionFd(), opened::reap)
-                .get(10, TimeUnit.SECONDS);
-      } else {
-        opened.queue.setCompletionListener(() -> reactor.loop().execute(opened::reap));
-      }
       return opened;
     } catch (java.util.concurrent.ExecutionException e) {
       throw new IOException(
@@ -68,23 +75,66 @@ final class ReactorShards implements PassHook {
     }
   }
 
+  /**
+   * On the reactor: the queue, its binding to the loop (eventfd, or the fallback's listener), the
+   * shards' caches with their memory registered with the queue, then the shards.
+   */
   private static ReactorShards mountOnLoop(
-      Reactor reactor, ObjectStore store, int[] shardIds, IoQueueConfig queueConfig)
+      Reactor reactor,
+      ObjectStore store,
+      int[] shardIds,
+      IoQueueConfig queueConfig,
+      ShardCaches cacheConfig)
       throws IOException {
     IoQueue queue = IoQueues.create(queueConfig);
     List<ShardStore> mounted = new ArrayList<>();
+    List<ExtentCache> caches = new ArrayList<>();
+    IoQueueLoopBinding binding = null;
     try {
-      for (int id : shardIds) {
-        mounted.add(store.mountShard(id, queue, ExtentCacheHook.NONE));
+      LOG.info("reactor-" + reactor.index() + " I/O: " + queue.describe());
+      binding = IoQueueLoopBinding.bind(reactor.loop(), queue);
+      if (cacheConfig.enabled()) {
+        List<java.lang.foreign.MemorySegment> regions = new ArrayList<>();
+        for (int id : shardIds) {
+          ExtentCache cache = cacheConfig.open(id);
+          caches.add(cache);
+          regions.addAll(java.util.Arrays.asList(cache.regions()));
+        }
+        queue.registerBuffers(regions.toArray(java.lang.foreign.MemorySegment[]::new));
+      }
+      for (int i = 0; i < shardIds.length; i++) {
+        ExtentCacheHook hook =
+            caches.isEmpty() ? ExtentCacheHook.NONE : new ShardCacheHook(caches.get(i));
+        mounted.add(store.mountShard(shardIds[i], queue, hook));
       }
     } catch (IOException | RuntimeException e) {
       mounted.forEach(ShardStore::close);
+      if (binding != null) {
+        binding.close();
+      }
       queue.close();
+      caches.forEach(ExtentCache::close);
       throw e;
     }
     LOG.info(
-        "reactor-" + reactor.index() + " mounted shards " + java.util.Arrays.toString(shardIds));
-    return new ReactorShards(reactor, queue, mounted);
+        "reactor-"
+            + reactor.index()
+            + " mounted shards "
+            + java.util.Arrays.toString(shardIds)
+            + (caches.isEmpty()
+                ? ", no extent cache"
+                : ", extent cache "
+                    + io.tidestore.store.memory.MemoryBudget.formatBytes(
+                        cacheConfig.perShardBytes())
+                    + " per shard ("
+                    + cacheConfig.policy()
+                    + ")"));
+    return new ReactorShards(reactor, queue, mounted, caches, binding);
+  }
+
+  /** The shards' caches (stats, runtime policy switch). */
+  List<ExtentCache> caches() {
+    return caches;
   }
 
   /** Shard {@code id}, which this reactor owns. Reactor thread only. */
@@ -109,15 +159,8 @@ final class ReactorShards implements PassHook {
     }
   }
 
-  private void reap() {
-    queue.poll();
-  }
-
   /** Unhooks, closes the shards (each waits for its pending ops) and the queue, on the reactor. */
   void close() {
-    if (watch != null) {
-      watch.close();
-    }
     try {
       reactor.removePassHook(this).sync();
       reactor
@@ -131,7 +174,9 @@ final class ReactorShards implements PassHook {
                     LOG.log(Level.WARNING, "closing shard " + shard.shard() + " failed", e);
                   }
                 }
+                binding.close();
                 queue.close();
+                caches.forEach(ExtentCache::close);
               })
           .sync();
     } catch (InterruptedException e) {

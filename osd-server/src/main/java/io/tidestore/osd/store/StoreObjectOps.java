@@ -46,7 +46,8 @@ public final class StoreObjectOps implements ObjectOps, AutoCloseable {
   }
 
   /** Mounts every shard of {@code store} on its owning reactor; blocks until all are mounted. */
-  public static StoreObjectOps start(ObjectStore store, Reactors reactors, IoQueueConfig queues)
+  public static StoreObjectOps start(
+      ObjectStore store, Reactors reactors, IoQueueConfig queues, ShardCaches caches)
       throws IOException {
     int[] owners = ShardAssignment.roundRobin(store.shardCount(), reactors.size());
     StoreObjectOps ops = new StoreObjectOps(store, owners);
@@ -60,7 +61,7 @@ public final class StoreObjectOps implements ObjectOps, AutoCloseable {
           }
         }
         int[] ids = mine.stream().mapToInt(Integer::intValue).toArray();
-        ReactorShards shards = ReactorShards.open(reactors.get(r), store, ids, queues);
+        ReactorShards shards = ReactorShards.open(reactors.get(r), store, ids, queues, caches);
         ops.reactors.add(shards);
         for (int id : ids) {
           ops.byShard[id] = shards;

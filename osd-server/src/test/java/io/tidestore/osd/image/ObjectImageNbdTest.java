@@ -63,7 +63,15 @@ class ObjectImageNbdTest {
                 Transport.EPOLL,
                 new int[] {CpuAllocator.UNPINNED, CpuAllocator.UNPINNED},
                 Optional.empty())) {
-      StoreObjectOps ops = StoreObjectOps.start(store, reactors, IoQueueConfig.defaults());
+      StoreObjectOps ops =
+          StoreObjectOps.start(
+              store,
+              reactors,
+              IoQueueConfig.defaults(),
+              new io.tidestore.osd.store.ShardCaches(
+                  1 << 20,
+                  io.tidestore.store.cache.PolicyConfig.daemonDefault(),
+                  new io.tidestore.store.memory.MemoryBudget(64L << 20)));
       BlockImage image =
           new ObjectImage(
               ops, new ImageLayout("vol1", ImageLayout.DEFAULT_OBJECT_SIZE), "vol", SIZE, false);

@@ -62,7 +62,15 @@ class StoreObjectOpsTest {
                 Transport.EPOLL,
                 new int[] {CpuAllocator.UNPINNED, CpuAllocator.UNPINNED},
                 Optional.empty())) {
-      StoreObjectOps ops = StoreObjectOps.start(store, reactors, IoQueueConfig.defaults());
+      StoreObjectOps ops =
+          StoreObjectOps.start(
+              store,
+              reactors,
+              IoQueueConfig.defaults(),
+              new io.tidestore.osd.store.ShardCaches(
+                  1 << 20,
+                  io.tidestore.store.cache.PolicyConfig.daemonDefault(),
+                  new io.tidestore.store.memory.MemoryBudget(64L << 20)));
       try (ObjectProtocolServer server =
               ObjectProtocolServer.start(
                   reactors, InetAddress.getLoopbackAddress(), 0, ops, ServerLimits.DEFAULT);

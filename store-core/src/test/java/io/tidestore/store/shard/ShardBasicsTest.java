@@ -79,6 +79,18 @@ class ShardBasicsTest {
   }
 
   @Test
+  void readOfMoreFragmentsThanQueueSlotsCompletes() throws IOException {
+    int blocks = 300; // more single-block runs than the simulated queue's 256 slots
+    byte[] model = new byte[blocks * 4096];
+    for (int b = blocks - 1; b >= 0; b--) {
+      byte[] d = bytes(4096, b);
+      System.arraycopy(d, 0, model, b * 4096, 4096);
+      h.write(a, b * 4096L, d);
+    }
+    assertArrayEquals(model, h.read(a, 0, model.length));
+  }
+
+  @Test
   void holesReadAsZeros() throws IOException {
     h.write(a, 100_000, new byte[] {7});
     byte[] all = h.read(a, 0, 100_001);

@@ -91,6 +91,30 @@ class ShardBasicsTest {
   }
 
   @Test
+  void checkpointsBoundReplay() throws IOException {
+    byte[] d = bytes(60_000, 8);
+    for (int i = 0; i < 40; i++) {
+      h.write(new ObjectKey(1, "c" + i), 0, d);
+    }
+    h.remount();
+    assertEquals(0, ((LogShard) h.shard).replayedRecords(), "clean close leaves nothing to replay");
+    for (int i = 0; i < 40; i++) {
+      h.write(new ObjectKey(1, "c" + i), 4096, d);
+    }
+    long records = h.shard.stats().records();
+    h.awaitIdle();
+    h.crashAndRemount();
+    long replayed = ((LogShard) h.shard).replayedRecords();
+    assertTrue(replayed < records, "replayed " + replayed + " of " + records + " records");
+    byte[] expect = new byte[4096 + d.length];
+    System.arraycopy(d, 0, expect, 0, d.length);
+    System.arraycopy(d, 0, expect, 4096, d.length);
+    for (int i = 0; i < 40; i++) {
+      assertArrayEquals(expect, h.read(new ObjectKey(1, "c" + i), 0, expect.length));
+    }
+  }
+
+  @Test
   void holesReadAsZeros() throws IOException {
     h.write(a, 100_000, new byte[] {7});
     byte[] all = h.read(a, 0, 100_001);

@@ -103,6 +103,40 @@ final class OsdProcess implements AutoCloseable {
     }
   }
 
+  /** A copy of every line read so far. */
+  List<String> lines() {
+    synchronized (lines) {
+      return new ArrayList<>(lines);
+    }
+  }
+
+  /** Waits until at least {@code n} lines start with {@code prefix}; false at the deadline. */
+  boolean awaitCount(String prefix, int n, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (lines) {
+      while (true) {
+        int c = 0;
+        for (String l : lines) {
+          if (l.startsWith(prefix)) {
+            c++;
+          }
+        }
+        long left = deadline - System.nanoTime();
+        if (c >= n || left <= 0 || !process.isAlive()) {
+          return c >= n;
+        }
+        lines.wait(Math.max(1, left / 1_000_000));
+      }
+    }
+  }
+
+  /** SIGKILL, and wait for the process to be gone. */
+  void kill9() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(10, TimeUnit.SECONDS);
+    pump.join(10_000);
+  }
+
   long pid() {
     return process.pid();
   }

@@ -28,14 +28,17 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionInfo.class,
     description = {
-      "Replay a block trace through the extent cache's LRU or 2Q policy and print the hit ratio,",
-      "or write a synthetic trace with --generate.",
-      "Trace formats (detected): one block number per line; fio iolog v2 and v3 (read/write",
-      "offsets become 4 KiB block numbers).",
+      "Replay a block trace through the extent cache's LRU or 2Q policy and",
+      "print hits, accesses and the hit ratio; or, with --generate, write a",
+      "synthetic trace using fio's random distributions.",
+      "Trace formats (detected from the first line): one block number per",
+      "line; fio iolog v2 and v3 (read/write offsets become 4 KiB blocks).",
       "",
-      "  tidestore cache-sim --policy 2q --capacity-blocks 4096 --trace zipf.trace",
-      "  tidestore cache-sim --generate zipf:0.768780 --blocks 524288 --accesses 1000000"
-          + " --seed 1 --output zipf.trace"
+      "  tidestore cache-sim --policy 2q --capacity-blocks 4096 \\",
+      "      --trace zipf.trace",
+      "  tidestore cache-sim --generate zipf:0.768780 --blocks 524288 \\",
+      "      --accesses 1000000 --seed 1 --output zipf.trace",
+      ""
     },
     sortOptions = false)
 final class CacheSimCommand implements Callable<Integer> {
@@ -78,7 +81,7 @@ final class CacheSimCommand implements Callable<Integer> {
       paramLabel = "DIST",
       description =
           "Write a synthetic trace instead: zipf:THETA | zoned:60/10:30/20:8/30:2/40 |"
-              + " normal:DEV | uniform | scan-mix.")
+              + " normal:DEV | uniform | scan-mix | scan-rescan.")
   String generate;
 
   @Option(names = "--blocks", paramLabel = "N", description = "--generate: blocks in the range.")

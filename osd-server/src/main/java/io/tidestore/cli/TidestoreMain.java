@@ -14,6 +14,9 @@ import picocli.CommandLine.Command;
     description = "Tidestore: an object storage daemon for the JVM.",
     subcommands = {
       OsdCommand.class,
+      MkfsCommand.class,
+      FsckCommand.class,
+      StoreTortureCommand.class,
       CacheSimCommand.class,
       SweepCommand.class,
       CompareCommand.class,

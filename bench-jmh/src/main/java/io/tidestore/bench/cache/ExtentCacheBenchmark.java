@@ -125,18 +125,16 @@ public class ExtentCacheBenchmark {
   public long put() {
     int i = next++ & MASK;
     long k = putKeys[i];
-    switch (impl) {
-      case "extent-lru", "extent-2q" -> {
-        long h = extentCache.allocate(CacheKeys.objectId(k), CacheKeys.block(k), 1);
-        return extentCache.publish(h) ? 1 : 0;
-      }
+    return switch (impl) {
+      case "extent-lru", "extent-2q" ->
+          extentCache.publish(extentCache.allocate(CacheKeys.objectId(k), CacheKeys.block(k), 1))
+              ? 1
+              : 0;
       case "caffeine" -> {
         caffeine.put(putBoxed[i], caffeineValue);
-        return 1;
+        yield 1;
       }
-      default -> {
-        return policy.access(k) ? 1 : 0;
-      }
-    }
+      default -> policy.access(k) ? 1 : 0;
+    };
   }
 }

@@ -16,7 +16,7 @@ import java.util.Locale;
 public final class HitRatioHarness {
   /** The seed workloads' distributions (DESIGN.md) plus the scan mix 2Q was designed for. */
   static final String[] DISTRIBUTIONS = {
-    "zipf:0.768780", "zoned:60/10:30/20:8/30:2/40", "normal:0.6", "scan-mix"
+    "zipf:0.768780", "zoned:60/10:30/20:8/30:2/40", "normal:0.6", "scan-mix", "scan-rescan"
   };
 
   /** Capacities as percentages of the trace's block range. */
@@ -52,7 +52,7 @@ public final class HitRatioHarness {
         blocks,
         accesses,
         seed);
-    out.println("| trace | capacity (blocks, % of range) | LRU | 2Q | 2Q+seq | Caffeine |");
+    out.println("| trace | capacity (blocks, percent of range) | LRU | 2Q | 2Q+seq | Caffeine |");
     out.println("| --- | --- | --- | --- | --- | --- |");
     for (String d : DISTRIBUTIONS) {
       long[] trace = BlockGenerator.generate(d, blocks, accesses, seed);

@@ -33,8 +33,10 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * A cache belongs to one shard and every method is called on the shard's owner thread, except
  * {@link #requestPolicy} (any thread: it hands the new policy to the owner thread, which applies it
- * at its next cache call or at an explicit {@link #applyPendingPolicy()}) and {@link #stats()}'s
- * getters (racy gauges for the metrics thread). The hot path (lookup hit, pin, unpin) allocates
+ * at its next cache call or at an explicit {@link #applyPendingPolicy()}), {@link #stats()}'s
+ * getters (racy gauges for the metrics thread) and {@link #close()} (once the owner has stopped
+ * using the cache). The owner is the first thread to call a data-path method; calls from any other
+ * thread throw {@link WrongThreadException}. The hot path (lookup hit, pin, unpin) allocates
  * nothing.
  */
 public final class ExtentCache implements AutoCloseable {
@@ -76,6 +78,7 @@ public final class ExtentCache implements AutoCloseable {
   private ReplacementPolicy policy;
   private PolicyConfig policyConfig;
   private boolean closed;
+  private Thread owner;
 
   long hits;
   long misses;
@@ -253,9 +256,11 @@ public final class ExtentCache implements AutoCloseable {
   }
 
   /**
-   * Makes a filled buffer visible: drops older extents overlapping it, admits it to the policy.
-   * Returns false, freeing the buffer, if its range was invalidated while it filled (the bytes may
-   * predate a write) or the policy found no room; the handle is dead either way.
+   * Makes a filled buffer visible: drops older extents overlapping it, marks overlapping buffers
+   * still filling as stale, admits it to the policy. Returns false, freeing the buffer, if its
+   * range was invalidated or overwritten by another publish while it filled (the bytes may predate
+   * a write) or the policy found no room; the handle is dead either way. Publishes therefore win in
+   * the order they are made: publish a durable write's extent after any read it supersedes began.
    */
   public boolean publish(long handle) {
     checkOpen();
@@ -280,6 +285,9 @@ public final class ExtentCache implements AutoCloseable {
         drop(other);
       }
     }
+    // These bytes are newer than any overlapping buffer still filling (e.g. a read issued
+    // before this write became durable): that fill must not replace them when it publishes.
+    markFillsStale(key, key + n);
     // Not yet indexed, so the handler cannot pick this extent as a victim of its own admission.
     state[slot] = CACHED;
     if (!policy.admit(key, n)) {
@@ -362,6 +370,13 @@ public final class ExtentCache implements AutoCloseable {
         k = end - 1;
       }
     }
+    markFillsStale(from, to);
+    invalidations += dropped;
+    return dropped;
+  }
+
+  /** Marks buffers still filling that overlap keys [from, to) so their publish is refused. */
+  private void markFillsStale(long from, long to) {
     for (int i = 0; i < fillingCount; i++) {
       int slot = filling[i];
       long start = startKey[slot];
@@ -369,8 +384,6 @@ public final class ExtentCache implements AutoCloseable {
         state[slot] = FILLING_STALE;
       }
     }
-    invalidations += dropped;
-    return dropped;
   }
 
   /** {@link #invalidate} of the whole object (remove). */
@@ -398,12 +411,16 @@ public final class ExtentCache implements AutoCloseable {
 
   /** Applies a requested switch, if any (owner thread); returns whether one was applied. */
   public boolean applyPendingPolicy() {
-    PendingSwitch request = pendingSwitch.getAndSet(null);
-    if (request == null) {
+    if (closed) {
+      PendingSwitch request = pendingSwitch.getAndSet(null);
+      if (request != null) {
+        request.done.completeExceptionally(new IllegalStateException(name + " is closed"));
+      }
       return false;
     }
-    if (closed) {
-      request.done.completeExceptionally(new IllegalStateException(name + " is closed"));
+    checkOpen();
+    PendingSwitch request = pendingSwitch.getAndSet(null);
+    if (request == null) {
       return false;
     }
     ReplacementPolicy next = request.config.create(policy.capacityBlocks(), handler);
@@ -487,10 +504,33 @@ public final class ExtentCache implements AutoCloseable {
         + state[slot];
   }
 
+  /**
+   * Every data-path call: the cache must be open and on its owner thread. The owner is the first
+   * thread that makes such a call (a shard may be opened on the main thread and handed to its
+   * reactor); any other thread gets a {@link WrongThreadException} rather than silently corrupting
+   * the unsynchronized tables.
+   */
   private void checkOpen() {
     if (closed) {
       throw new IllegalStateException(name + " is closed");
     }
+    Thread current = Thread.currentThread();
+    if (current != owner) {
+      bindOwner(current);
+    }
+  }
+
+  private void bindOwner(Thread current) {
+    if (owner != null) {
+      throw new WrongThreadException(
+          name
+              + " belongs to thread '"
+              + owner.getName()
+              + "', called from '"
+              + current.getName()
+              + "'");
+    }
+    owner = current;
   }
 
   long allocatedBytes() {

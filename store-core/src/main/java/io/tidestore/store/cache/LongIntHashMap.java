@@ -48,6 +48,9 @@ final class LongIntHashMap {
   }
 
   int get(long key) {
+    if (key < 0) {
+      return MISSING; // -1 is the empty marker; no valid key is negative
+    }
     int i = slot(key);
     while (true) {
       long k = keys[i];
@@ -89,6 +92,9 @@ final class LongIntHashMap {
 
   /** Removes a key; returns its value or {@link #MISSING}. */
   int remove(long key) {
+    if (key < 0) {
+      return MISSING;
+    }
     int i = slot(key);
     while (true) {
       long k = keys[i];

@@ -36,6 +36,42 @@ public final class ObjectEntry {
   public boolean stagedExists;
   public long stagedSize;
 
+  /**
+   * Sizes that staged, not yet applied truncates and removes (0) cut the object to, in staging
+   * order; null when none. Applied blocks at or past the smallest are stale for merges: the cut
+   * will drop them, and writes staged after it are in {@link #pending} until they apply.
+   */
+  public ArrayDeque<Long> cuts;
+
+  /** Records a staged cut. */
+  public void cutStaged(long size) {
+    if (cuts == null) {
+      cuts = new ArrayDeque<>();
+    }
+    cuts.add(size);
+  }
+
+  /** The oldest staged cut applied. */
+  public void cutApplied() {
+    if (cuts != null) {
+      cuts.poll();
+      if (cuts.isEmpty()) {
+        cuts = null;
+      }
+    }
+  }
+
+  /** Smallest pending cut, Long.MAX_VALUE when none. */
+  public long lowestCut() {
+    long min = Long.MAX_VALUE;
+    if (cuts != null) {
+      for (long c : cuts) {
+        min = Math.min(min, c);
+      }
+    }
+    return min;
+  }
+
   /** Blocks of batched or in-flight writes, by block index: the newest content for merges. */
   public HashMap<Integer, MemorySegment> pending;
 
@@ -117,7 +153,10 @@ public final class ObjectEntry {
 
   /** Whether the write path holds nothing for this object (safe to drop once removed). */
   public boolean quiescent() {
-    return !stagedExists && (pending == null || pending.isEmpty()) && waiting == null;
+    return !stagedExists
+        && (pending == null || pending.isEmpty())
+        && waiting == null
+        && cuts == null;
   }
 
   /**

@@ -189,10 +189,13 @@ public final class Journal implements IoCompletion {
           open.ops < config.maxBatchOps()
               && open.dataBlocks + dataBlocks <= open.capacityBlocks
               && len <= geometry.segmentBytes();
-      if (fitsBatch && hasSegments(segmentsNeeded(len), cleaner)) {
+      long sealedLen = recordLength(deltas.length(), open.dataBlocks);
+      // Seal at the segment boundary rather than let a batch that fits the open segment grow
+      // past it and move whole to a new one, which would waste the rest of the open segment.
+      boolean boundary = segmentsNeeded(sealedLen) == 0 && segmentsNeeded(len) > 0;
+      if (fitsBatch && !boundary && hasSegments(segmentsNeeded(len), cleaner)) {
         return open;
       }
-      long sealedLen = recordLength(deltas.length(), open.dataBlocks);
       if (!hasSegments(segmentsNeeded(sealedLen, alone), cleaner)) {
         return null;
       }

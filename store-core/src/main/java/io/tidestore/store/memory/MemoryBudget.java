@@ -1,6 +1,8 @@
 package io.tidestore.store.memory;
 
+import java.util.EnumMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -17,15 +19,15 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class MemoryBudget {
   private final long limit;
   private final AtomicLong reserved = new AtomicLong();
-  private final AtomicLong[] byUse = new AtomicLong[MemoryUse.values().length];
+  private final Map<MemoryUse, AtomicLong> byUse = new EnumMap<>(MemoryUse.class);
 
   public MemoryBudget(long limitBytes) {
     if (limitBytes <= 0) {
       throw new IllegalArgumentException("memory limit must be > 0 bytes: " + limitBytes);
     }
     this.limit = limitBytes;
-    for (int i = 0; i < byUse.length; i++) {
-      byUse[i] = new AtomicLong();
+    for (MemoryUse use : MemoryUse.values()) {
+      byUse.put(use, new AtomicLong());
     }
   }
 
@@ -44,14 +46,14 @@ public final class MemoryBudget {
         throw new MemoryBudgetExceededException(what, use, bytes, limit, current);
       }
       if (reserved.compareAndSet(current, next)) {
-        byUse[use.ordinal()].addAndGet(bytes);
+        byUse.get(use).addAndGet(bytes);
         return new Reservation(this, use, bytes);
       }
     }
   }
 
   void release(MemoryUse use, long bytes) {
-    byUse[use.ordinal()].addAndGet(-bytes);
+    byUse.get(use).addAndGet(-bytes);
     reserved.addAndGet(-bytes);
   }
 
@@ -67,7 +69,7 @@ public final class MemoryBudget {
 
   /** Bytes reserved now for {@code use} (a gauge). */
   public long reservedBytes(MemoryUse use) {
-    return byUse[use.ordinal()].get();
+    return byUse.get(use).get();
   }
 
   /** Bytes still free under the limit (a gauge). */

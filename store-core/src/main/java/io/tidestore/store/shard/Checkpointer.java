@@ -106,6 +106,7 @@ final class Checkpointer implements IoCompletion {
       requested = false;
       request();
     }
+    shard.retryParked();
   }
 
   @Override

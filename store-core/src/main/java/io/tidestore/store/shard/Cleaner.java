@@ -56,6 +56,24 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
     return segmentsCleaned;
   }
 
+  /**
+   * Whether waiting can help a write that found no space: cleaning or a checkpoint is under way, a
+   * segment only waits for a checkpoint, or some segment holds enough dead blocks to reclaim.
+   */
+  boolean canMakeSpace() {
+    if (busy() || victim >= 0 || shard.checkpointer.busy()) {
+      return true;
+    }
+    SegmentTable segs = shard.segments;
+    for (int s = 0; s < segs.count(); s++) {
+      if (segs.state(s) == SegmentTable.USED && segs.live(s) == 0) {
+        return true;
+      }
+    }
+    // Relocation needs a segment to write into.
+    return segs.allocatable() > 0 && pickVictim() >= 0;
+  }
+
   /** Starts cleaning a victim if space runs low and nothing is being cleaned. */
   void maybeStart() {
     SegmentTable segs = shard.segments;
@@ -71,7 +89,7 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
         break;
       }
     }
-    int v = pickVictim();
+    int v = segs.allocatable() > 0 ? pickVictim() : -1;
     if (v < 0) {
       return;
     }
@@ -98,7 +116,10 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
     double bestScore = Double.NEGATIVE_INFINITY;
     for (int s = 0; s < segs.count(); s++) {
       int live = segs.live(s);
-      if (segs.state(s) != SegmentTable.USED || live == 0 || live >= perSegment) {
+      // Relocating a nearly full segment costs as much space as it frees.
+      if (segs.state(s) != SegmentTable.USED
+          || live == 0
+          || live > perSegment - Math.max(2, perSegment / 16)) {
         continue;
       }
       double u = (double) live / perSegment;
@@ -209,6 +230,7 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
               + " live blocks after cleaning; fsck the shard");
     }
     victim = -1;
+    shard.retryParked();
   }
 
   @Override

@@ -31,8 +31,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.zip.CRC32C;
 
 /**
@@ -58,6 +60,10 @@ public final class LogShard implements ShardStore, Journal.Listener {
   final Checkpointer checkpointer;
   final Cleaner cleaner;
   int readsInFlight;
+
+  /** Reads waiting for a free I/O queue slot (a large, fragmented read has many runs). */
+  private final ArrayDeque<BlockRead> readBacklog = new ArrayDeque<>();
+
   private final Thread owner;
   private final Arena arena;
   private final RecordApplier applier;
@@ -67,6 +73,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
   private boolean closed;
   private long userBytes;
   private long spaceWaitMaxNanos;
+  private long replayedRecords;
 
   LogShard(
       int shard,
@@ -155,6 +162,8 @@ public final class LogShard implements ShardStore, Journal.Listener {
   @Override
   public boolean idle() {
     return journal.idle()
+        && parked.isEmpty()
+        && readBacklog.isEmpty()
         && readsInFlight == 0
         && rmwInFlight == 0
         && !checkpointer.busy()
@@ -259,7 +268,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
       if (e.stagedExists) {
         done.complete(null, null);
       } else {
-        stageCreateOnly(e, done);
+        stageOrPark(e, () -> stageCreateOnly(e, done), done);
       }
       return;
     }
@@ -273,14 +282,24 @@ public final class LogShard implements ShardStore, Journal.Listener {
     boolean headDisk = headPartial && headBase == null;
     boolean tailDisk = tailPartial && tailBase == null;
     if (!headDisk && !tailDisk) {
-      stageWrite(e, offset, data, headBase, tailBase, done);
+      MemorySegment own = copied ? data : heapCopy(data);
+      MemorySegment h0 = headBase;
+      MemorySegment t0 = tailBase;
+      if (!stageWrite(e, offset, data, headBase, tailBase, done)) {
+        // Parked for space: keep copies, the caller's buffer and batch slices may change.
+        MemorySegment h1 = stable(h0);
+        MemorySegment t1 = stable(t0);
+        park(e, () -> stageWrite(e, offset, own, h1, t1, done), done);
+      }
       return;
     }
     // Read-modify-write: fetch the old contents of the partial end blocks, and hold every later
     // mutation of this object until the write is staged, so per-object order is kept.
     MemorySegment own = copied ? data : heapCopy(data);
     e.waiting = new ArrayDeque<>();
-    MemorySegment[] bases = {headBase, tailBase};
+    // An in-memory base may be a slice of a batch buffer that is recycled once its batch applies,
+    // which can happen before the disk read returns: keep a copy.
+    MemorySegment[] bases = {stable(headBase), stable(tailBase)};
     int[] left = {(headDisk ? 1 : 0) + (tailDisk ? 1 : 0)};
     StoreException[] error = {null};
     Runnable finish =
@@ -289,8 +308,9 @@ public final class LogShard implements ShardStore, Journal.Listener {
           if (error[0] != null) {
             done.complete(null, error[0]);
             forgetIfUnused(e);
-          } else {
-            stageWrite(e, offset, own, bases[0], bases[1], done);
+          } else if (!stageWrite(e, offset, own, bases[0], bases[1], done)) {
+            park(e, () -> stageWrite(e, offset, own, bases[0], bases[1], done), done);
+            return;
           }
           resume(e);
         };
@@ -322,6 +342,100 @@ public final class LogShard implements ShardStore, Journal.Listener {
     submitQuietly();
   }
 
+  private MemorySegment stable(MemorySegment base) {
+    return base == null || base.equals(zeroBlock) ? base : heapCopy(base);
+  }
+
+  /** A user mutation waiting for the cleaner to free space. */
+  private record Parked(
+      ObjectEntry entry, BooleanSupplier attempt, StoreCompletion<Void> done, long since) {}
+
+  /** How long a mutation may wait for space before it fails with NO_SPACE. */
+  private static final long SPACE_WAIT_LIMIT_NANOS = 10_000_000_000L;
+
+  private final ArrayDeque<Parked> parked = new ArrayDeque<>();
+
+  /**
+   * A stage attempt found no space. Returns false (the caller parks the operation) when the cleaner
+   * or a checkpoint can still free some; otherwise fails it with NO_SPACE and returns true.
+   */
+  private boolean refusedForSpace(ObjectEntry e, StoreCompletion<Void> done) {
+    if (journal.failure() != null) {
+      done.complete(null, journal.failure());
+      forgetIfUnused(e);
+      return true;
+    }
+    if (!cleaner.canMakeSpace()) {
+      done.complete(null, noSpace(0));
+      forgetIfUnused(e);
+      return true;
+    }
+    return false;
+  }
+
+  /** Runs {@code attempt}; if it must wait for space, parks it. */
+  private void stageOrPark(ObjectEntry e, BooleanSupplier attempt, StoreCompletion<Void> done) {
+    if (!attempt.getAsBoolean()) {
+      park(e, attempt, done);
+    }
+  }
+
+  /** Parks an attempt; later mutations of the object queue behind it. */
+  private void park(ObjectEntry e, BooleanSupplier attempt, StoreCompletion<Void> done) {
+    if (e.waiting == null) {
+      e.waiting = new ArrayDeque<>();
+    }
+    parked.add(new Parked(e, attempt, done, System.nanoTime()));
+    cleaner.maybeStart();
+  }
+
+  /** Retries parked mutations; called whenever space may have been freed. */
+  void retryParked() {
+    if (parked.isEmpty()) {
+      return;
+    }
+    List<Parked> all = new ArrayList<>(parked);
+    parked.clear();
+    long now = System.nanoTime();
+    for (Parked p : all) {
+      if (p.attempt().getAsBoolean()) {
+        noteSpaceWait(now - p.since());
+        resume(p.entry());
+      } else if (!cleaner.canMakeSpace() || now - p.since() > SPACE_WAIT_LIMIT_NANOS) {
+        noteSpaceWait(now - p.since());
+        p.done().complete(null, noSpace(0));
+        resume(p.entry());
+        forgetIfUnused(p.entry());
+      } else {
+        parked.add(p);
+      }
+    }
+  }
+
+  /**
+   * Starts a read if the I/O queue has room, keeping two slots for the journal's next record;
+   * otherwise queues it until completions free slots.
+   */
+  void startRead(BlockRead read) {
+    if (readBacklog.isEmpty() && queue.capacity() - queue.inFlight() > 2) {
+      read.start();
+    } else {
+      readBacklog.add(read);
+    }
+  }
+
+  /** Starts backlogged reads as far as the queue allows. */
+  void pumpReads() {
+    boolean started = false;
+    while (!readBacklog.isEmpty() && queue.capacity() - queue.inFlight() > 2) {
+      readBacklog.poll().start();
+      started = true;
+    }
+    if (started) {
+      submitQuietly();
+    }
+  }
+
   private interface BaseDone {
     void done(MemorySegment block, StoreException failure);
   }
@@ -341,7 +455,8 @@ public final class LogShard implements ShardStore, Journal.Listener {
       }
     }
     long entry = e.block(b);
-    if (BlockEntry.isHole(entry)) {
+    if (BlockEntry.isHole(entry) || ((long) b << Blocks.SHIFT) >= e.lowestCut()) {
+      // A hole, or an applied block that a staged truncate or remove already cut off.
       return zeroBlock;
     }
     MemorySegment cached = cache.lookup(e.id, b);
@@ -350,15 +465,16 @@ public final class LogShard implements ShardStore, Journal.Listener {
 
   private void readBase(ObjectEntry e, int b, BaseDone done) {
     long entry = e.block(b);
-    new BlockRead(
+    startRead(
+        new BlockRead(
             this,
             e.id,
             b,
             1,
             BlockEntry.location(entry),
             new int[] {BlockEntry.crc(entry)},
-            (read, blocks, failure) -> done.done(blocks == null ? null : heapCopy(blocks), failure))
-        .start();
+            (read, blocks, failure) ->
+                done.done(blocks == null ? null : heapCopy(blocks), failure)));
   }
 
   /** Runs the mutations queued behind a finished read-modify-write, in order. */
@@ -374,21 +490,20 @@ public final class LogShard implements ShardStore, Journal.Listener {
     }
   }
 
-  private void stageCreateOnly(ObjectEntry e, StoreCompletion<Void> done) {
+  private boolean stageCreateOnly(ObjectEntry e, StoreCompletion<Void> done) {
     byte[] name = e.key.nameBytes();
     Batch batch = journal.reserve(DeltaWriter.createLength(name.length), 0, false);
     if (batch == null) {
-      done.complete(null, journal.failure() != null ? journal.failure() : noSpace(0));
-      forgetIfUnused(e);
-      return;
+      return refusedForSpace(e, done);
     }
     journal.deltas().create(e.id, e.key.pool(), name);
     e.stagedExists = true;
     journal.staged(batch);
     batch.onApplied(done);
+    return true;
   }
 
-  private void stageWrite(
+  private boolean stageWrite(
       ObjectEntry e,
       long offset,
       MemorySegment data,
@@ -398,7 +513,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
     StoreException refused = refuseWrite();
     if (refused != null) {
       done.complete(null, refused);
-      return;
+      return true;
     }
     long len = data.byteSize();
     long end = offset + len;
@@ -410,9 +525,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
     int meta = (create ? DeltaWriter.createLength(name.length) : 0) + DeltaWriter.writeLength(n);
     Batch batch = journal.reserve(meta, n, false);
     if (batch == null) {
-      done.complete(null, journal.failure() != null ? journal.failure() : noSpace(len));
-      forgetIfUnused(e);
-      return;
+      return refusedForSpace(e, done);
     }
     DeltaWriter d = journal.deltas();
     if (create) {
@@ -442,6 +555,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
     userBytes += len;
     journal.staged(batch);
     batch.onApplied(done);
+    return true;
   }
 
   @Override
@@ -539,6 +653,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
     }
     d.truncate(e.id, size);
     e.stagedSize = size;
+    e.cutStaged(size);
     journal.staged(batch);
     batch.onApplied(done);
   }
@@ -587,6 +702,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
     e.stagedExists = false;
     e.stagedSize = 0;
     e.pending = null;
+    e.cutStaged(0);
     journal.staged(batch);
     batch.onApplied(done);
   }
@@ -608,10 +724,10 @@ public final class LogShard implements ShardStore, Journal.Listener {
     byte[] copy = value.clone();
     ObjectEntry e = entryForWrite(key);
     if (e.waiting != null) {
-      e.waiting.add(() -> doSetXattr(e, name, copy, done));
+      e.waiting.add(() -> stageOrPark(e, () -> doSetXattr(e, name, copy, done), done));
       return;
     }
-    doSetXattr(e, name, copy, done);
+    stageOrPark(e, () -> doSetXattr(e, name, copy, done), done);
   }
 
   private static StoreException checkXattrName(String name) {
@@ -624,11 +740,12 @@ public final class LogShard implements ShardStore, Journal.Listener {
         : null;
   }
 
-  private void doSetXattr(ObjectEntry e, String name, byte[] value, StoreCompletion<Void> done) {
+  private boolean doSetXattr(ObjectEntry e, String name, byte[] value, StoreCompletion<Void> d) {
+    StoreCompletion<Void> done = d;
     StoreException refused = refuseWrite();
     if (refused != null) {
       done.complete(null, refused);
-      return;
+      return true;
     }
     boolean create = !e.stagedExists;
     byte[] objName = create ? e.key.nameBytes() : null;
@@ -642,9 +759,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
             + value.length;
     Batch batch = journal.reserve(meta, 0, false);
     if (batch == null) {
-      done.complete(null, journal.failure() != null ? journal.failure() : noSpace(value.length));
-      forgetIfUnused(e);
-      return;
+      return refusedForSpace(e, done);
     }
     if (create) {
       journal.deltas().create(e.id, e.key.pool(), objName);
@@ -653,6 +768,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
     journal.deltas().setXattr(e.id, name, value);
     journal.staged(batch);
     batch.onApplied(done);
+    return true;
   }
 
   @Override
@@ -817,6 +933,8 @@ public final class LogShard implements ShardStore, Journal.Listener {
   @Override
   public void endOfPass() {
     enter();
+    retryParked();
+    pumpReads();
     cleaner.maybeStart();
     journal.endOfPass();
   }
@@ -903,7 +1021,30 @@ public final class LogShard implements ShardStore, Journal.Listener {
         spaceWaitMaxNanos);
   }
 
+  /** Records replay applied when this shard was mounted. */
+  public long replayedRecords() {
+    return replayedRecords;
+  }
+
+  void replayedRecords(long n) {
+    replayedRecords = n;
+  }
+
   /** The index, for tests and fsck in this module. */
+  /**
+   * Whether block {@code block} of object {@code objectId} is still applied at {@code location}:
+   * false once an overwrite, truncate, remove or cleaner relocation has moved it since a read of
+   * that location was issued.
+   */
+  boolean stillMapped(long objectId, int block, int location) {
+    ObjectEntry e = index.byId(objectId);
+    if (e == null || ((long) block << Blocks.SHIFT) >= e.lowestCut()) {
+      return false;
+    }
+    long entry = e.block(block);
+    return !BlockEntry.isHole(entry) && BlockEntry.location(entry) == location;
+  }
+
   public ObjectIndex index() {
     return index;
   }
@@ -920,6 +1061,9 @@ public final class LogShard implements ShardStore, Journal.Listener {
       if (left <= 0) {
         return false;
       }
+      retryParked();
+      pumpReads();
+      cleaner.maybeStart();
       journal.endOfPass();
       try {
         queue.await(Math.min(left, 50_000_000L));

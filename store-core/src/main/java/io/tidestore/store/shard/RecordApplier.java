@@ -113,6 +113,7 @@ final class RecordApplier implements DeltaVisitor {
     }
     e.trimBlocks(keep);
     e.size = size;
+    appliedCut(e);
     if (!runtime) {
       e.stagedSize = size;
     }
@@ -131,6 +132,7 @@ final class RecordApplier implements DeltaVisitor {
     e.trimBlocks(0);
     e.size = 0;
     e.exists = false;
+    appliedCut(e);
     e.clearXattrs();
     cache.invalidate(id, 0);
     if (!runtime) {
@@ -139,6 +141,12 @@ final class RecordApplier implements DeltaVisitor {
     }
     if (e.quiescent()) {
       index.drop(e);
+    }
+  }
+
+  private void appliedCut(ObjectEntry e) {
+    if (runtime) {
+      e.cutApplied();
     }
   }
 

@@ -100,6 +100,7 @@ public final class ShardMount {
               loaded.index.objectCount(),
               loaded.segments.freeCount(),
               loaded.segments.count()));
+      logShard.replayedRecords(r.records());
       if (r.records() > 0) {
         logShard.checkpointer.request();
       }

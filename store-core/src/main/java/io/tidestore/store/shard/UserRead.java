@@ -30,7 +30,7 @@ final class UserRead implements BlockRead.Done {
 
   void add(BlockRead read) {
     outstanding++;
-    read.start();
+    shard.startRead(read);
   }
 
   /** Copies the part of block {@code blockIndex} the request covers from {@code block}. */
@@ -59,7 +59,11 @@ final class UserRead implements BlockRead.Done {
       for (int i = 0; i < read.count; i++) {
         MemorySegment block = blocks.asSlice((long) i * Blocks.SIZE, Blocks.SIZE);
         copyBlock(read.firstBlock + i, block, 0);
-        shard.cache.insertRead(read.objectId, read.firstBlock + i, block);
+        // The request gets what was mapped when it was issued; the cache only gets blocks that
+        // are still current, or a read racing an overwrite would cache the older block.
+        if (shard.stillMapped(read.objectId, read.firstBlock + i, read.firstLocation + i)) {
+          shard.cache.insertRead(read.objectId, read.firstBlock + i, block);
+        }
       }
     }
     release();

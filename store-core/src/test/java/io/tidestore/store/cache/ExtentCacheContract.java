@@ -88,8 +88,9 @@ abstract class ExtentCacheContract {
     }
     assertEquals(ExtentCache.MISS, c.lookup(7, 32));
     assertEquals(ExtentCache.MISS, c.lookup(8, 16));
+    assertEquals(ExtentCache.MISS, c.lookupKey(-1), "the map's empty marker is not a key");
     assertEquals(16, c.stats().hits());
-    assertEquals(2, c.stats().misses());
+    assertEquals(3, c.stats().misses());
   }
 
   @Test
@@ -216,6 +217,44 @@ abstract class ExtentCacheContract {
     assertEquals(1, c.stats().staleFills());
     assertEquals(0, c.stats().allocatedBytes());
     assertThrows(IllegalStateException.class, () -> c.segment(reading), "handle is dead");
+  }
+
+  @Test
+  void aReadFilledBeforeAnOverlappingWritePublishesCannotReplaceIt() {
+    ExtentCache c = open(1 << 20);
+    long read = c.allocate(4, 0, 8); // read of blocks 0..7 in flight, old bytes
+    put(c, 4, 2, 2, 7); // a durable write of blocks 2..3 enters the cache meanwhile
+    fill(c.segment(read), 4, 0, 1);
+    assertFalse(c.publish(read), "the read's bytes predate the write");
+    long h = c.lookup(4, 3);
+    assertEquals(2, c.firstBlock(h));
+    assertFilled(c.segment(h), 4, 2, 7);
+    assertFalse(c.contains(4, 0));
+  }
+
+  @Test
+  void onlyTheOwnerThreadMayUseTheCache() throws Exception {
+    ExtentCache c = open(1 << 20);
+    put(c, 1, 0, 1, 0); // this thread becomes the owner
+    java.util.concurrent.atomic.AtomicReference<Throwable> seen =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Thread other =
+        new Thread(
+            () -> {
+              try {
+                c.lookup(1, 0);
+              } catch (Throwable t) {
+                seen.set(t);
+              }
+              c.requestPolicy(PolicyConfig.lru()); // the one call any thread may make
+            },
+            "intruder");
+    other.start();
+    other.join();
+    assertTrue(seen.get() instanceof WrongThreadException, String.valueOf(seen.get()));
+    assertTrue(seen.get().getMessage().contains("called from 'intruder'"), seen.get().getMessage());
+    assertTrue(c.applyPendingPolicy());
+    assertEquals(1, c.stats().policySwitches());
   }
 
   @Test

@@ -34,6 +34,9 @@ class LongIntHashMapTest {
   void rejectsNegativeKeysAndOverflow() {
     LongIntHashMap m = new LongIntHashMap(2);
     assertThrows(IllegalArgumentException.class, () -> m.put(-1, 0));
+    assertEquals(LongIntHashMap.MISSING, m.get(-1), "the empty marker is never a hit");
+    assertEquals(LongIntHashMap.MISSING, m.remove(-1));
+    assertEquals(0, m.size());
     m.put(1, 1);
     m.put(2, 2);
     assertThrows(IllegalStateException.class, () -> m.put(3, 3));

@@ -125,6 +125,18 @@ public final class SimDisk {
     return crashes;
   }
 
+  /** A copy of what survives a power cut in {@code path}. */
+  public byte[] durableBytes(Path path) throws IOException {
+    return file(path, false).durable.clone();
+  }
+
+  /** Overwrites durable and visible bytes of {@code path} (media damage, a lost tail). */
+  public void overwrite(Path path, long offset, byte[] bytes) throws IOException {
+    SimFile f = file(path, false);
+    System.arraycopy(bytes, 0, f.visible, (int) offset, bytes.length);
+    System.arraycopy(bytes, 0, f.durable, (int) offset, bytes.length);
+  }
+
   /** Flips one byte of a file's durable and visible contents (media corruption). */
   public void corrupt(Path path, long offset) throws IOException {
     SimFile f = file(path, false);

@@ -34,14 +34,22 @@ public final class StoreHarness implements AutoCloseable {
   public final Path dir;
   public final SimDisk disk;
   public final StoreConfig config;
+  private final ExtentCacheHook cacheHook;
   public ObjectStore store;
   public IoQueue queue;
   public ShardStore shard;
 
   public StoreHarness(Path dir, long seed, StoreConfig config) throws IOException {
+    this(dir, seed, config, ExtentCacheHook.NONE);
+  }
+
+  /** A harness whose shard goes through {@code cacheHook} (e.g. a real extent cache). */
+  public StoreHarness(Path dir, long seed, StoreConfig config, ExtentCacheHook cacheHook)
+      throws IOException {
     this.dir = dir;
     this.disk = new SimDisk(seed);
     this.config = config;
+    this.cacheHook = cacheHook;
     ObjectStore.mkfs(dir, 1, SHARD_BYTES, SEGMENT_BYTES);
     mount();
   }
@@ -49,7 +57,7 @@ public final class StoreHarness implements AutoCloseable {
   public void mount() throws IOException {
     store = ObjectStore.open(dir, config);
     queue = disk.newQueue();
-    shard = store.mountShard(0, queue, ExtentCacheHook.NONE);
+    shard = store.mountShard(0, queue, cacheHook);
   }
 
   /** Cuts the power and remounts. */

@@ -11,8 +11,9 @@ import java.util.SplittableRandom;
  * A synthetic block-access stream over {@code [0, blocks)}, deterministic for a seed. The
  * distributions follow fio's definitions ({@code random_distribution=}): {@code zipf:THETA}
  * (lib/zipf.c), {@code normal:DEV} (lib/gauss.c, DEV in percent of the range), {@code
- * zoned:A/S:A/S...} (access% / size% per zone, in order), {@code uniform}; plus {@code scan-mix},
- * ours, a hot set interleaved with long sequential scans (the workload 2Q was designed for).
+ * zoned:A/S:A/S...} (access% / size% per zone, in order), {@code uniform}; plus {@code scan-mix}
+ * and {@code scan-rescan}, ours, a hot set interleaved with long sequential scans (the workload 2Q
+ * was designed for), the second reading each scan twice.
  *
  * <p>fio's Tausworthe generator is replaced by {@link SplittableRandom} (32-bit draws where fio
  * draws 32 bits), so streams follow fio's distributions but are not bit-identical to fio's.
@@ -47,7 +48,7 @@ public abstract class BlockGenerator {
 
   /**
    * Parses a distribution: {@code zipf:THETA}, {@code normal:DEV}, {@code zoned:A/S:...}, {@code
-   * uniform}, {@code scan-mix}. Errors say what was expected.
+   * uniform}, {@code scan-mix}, {@code scan-rescan}. Errors say what was expected.
    */
   public static BlockGenerator of(String spec, long blocks, long seed) {
     String s = spec.strip();
@@ -69,9 +70,15 @@ public abstract class BlockGenerator {
       }
       case "scan-mix" -> {
         noArg(spec, arg);
-        yield new ScanMixGenerator(blocks, seed);
+        yield new ScanMixGenerator(blocks, seed, false);
       }
-      default -> throw bad(spec, "zipf:THETA, zoned:A/S:..., normal:DEV, uniform or scan-mix");
+      case "scan-rescan" -> {
+        noArg(spec, arg);
+        yield new ScanMixGenerator(blocks, seed, true);
+      }
+      default ->
+          throw bad(
+              spec, "zipf:THETA, zoned:A/S:..., normal:DEV, uniform, scan-mix or scan-rescan");
     };
   }
 

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.LongConsumer;
+import java.util.regex.Pattern;
 
 /**
  * Reads a cache trace as a stream of 4 KiB block keys.
@@ -27,6 +28,7 @@ public final class TraceReader {
   private static final String V2_HEADER = "fio version 2 iolog";
   private static final String V3_HEADER = "fio version 3 iolog";
   static final int FILE_SHIFT = 40;
+  private static final Pattern FIELDS = Pattern.compile("\\s+");
 
   private TraceReader() {}
 
@@ -104,7 +106,7 @@ public final class TraceReader {
       if (stripped.isEmpty()) {
         continue;
       }
-      String[] f = stripped.split("\\s+");
+      String[] f = FIELDS.split(stripped, -1);
       if (v3 && !isUnsigned(f[0])) {
         throw new TraceFormatException(source, n, "bad timestamp in fio iolog v3 line", line);
       }

@@ -1,5 +1,7 @@
 package io.tidestore.store.cache.sim;
 
+import java.util.regex.Pattern;
+
 /**
  * fio's {@code zoned:A/S:A/S...} ({@code random_distribution=zoned}): zones laid out in order over
  * the range, zone i covering S_i% of the blocks and receiving A_i% of the accesses, uniform within
@@ -7,6 +9,9 @@ package io.tidestore.store.cache.sim;
  * remainder go unused, we insist so a typo is caught).
  */
 final class ZonedGenerator extends BlockGenerator {
+  private static final Pattern ZONES = Pattern.compile(":");
+  private static final Pattern PAIR = Pattern.compile("/");
+
   private final int[] accessCumulative;
   private final long[] zoneStart;
   private final long[] zoneLength;
@@ -14,14 +19,14 @@ final class ZonedGenerator extends BlockGenerator {
   ZonedGenerator(long blocks, long seed, String zones) {
     super(blocks, seed);
     String spec = "zoned:" + zones;
-    String[] parts = zones.split(":");
+    String[] parts = ZONES.split(zones, -1);
     accessCumulative = new int[parts.length];
     zoneStart = new long[parts.length];
     zoneLength = new long[parts.length];
     int accessSum = 0;
     int sizeSum = 0;
     for (int i = 0; i < parts.length; i++) {
-      String[] as = parts[i].split("/");
+      String[] as = PAIR.split(parts[i], -1);
       int a;
       int s;
       try {

@@ -93,6 +93,17 @@ class BlockGeneratorTest {
   }
 
   @Test
+  void scanRescanReadsEachScanTwice() {
+    long[] a = BlockGenerator.generate("scan-rescan", 1000, 1000, 1);
+    for (int i = 300; i < 400; i++) {
+      assertEquals(100 + (i - 300), a[i], "first read of the scan");
+      assertEquals(a[i], a[i + 100], "re-read");
+    }
+    assertTrue(a[500] < 100, "back to the hot set");
+    assertEquals(200, a[800], "the next scan follows the last one");
+  }
+
+  @Test
   void badSpecsAreClearErrors() {
     for (String spec :
         new String[] {

@@ -1,0 +1,68 @@
+package io.tidestore.store.cache;
+
+import io.tidestore.store.api.ExtentCacheHook;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Connects a shard to its {@link ExtentCache} through the store's {@link ExtentCacheHook}: blocks
+ * of applied writes and verified reads enter the cache one 4 KiB block at a time, truncates and
+ * removes drop what they cut off.
+ *
+ * <p>Owner thread only, like the shard and the cache. An applied write first drops whatever the
+ * cache holds for its block, so the cache can never serve a block older than the newest applied
+ * write; a read-filled block is only inserted where nothing is cached yet, so a read that finishes
+ * after a write to the same block cannot replace the write's copy.
+ */
+public final class ShardCacheHook implements ExtentCacheHook {
+  private static final long BLOCK = 4096;
+
+  private final ExtentCache cache;
+
+  public ShardCacheHook(ExtentCache cache) {
+    this.cache = cache;
+  }
+
+  public ExtentCache cache() {
+    return cache;
+  }
+
+  @Override
+  public MemorySegment lookup(long objectId, long blockIndex) {
+    long handle = cache.lookup(objectId, (int) blockIndex);
+    if (handle == ExtentCache.MISS) {
+      return null;
+    }
+    long within = blockIndex - cache.firstBlock(handle);
+    return cache.segment(handle).asSlice(within * BLOCK, BLOCK);
+  }
+
+  @Override
+  public void insertRead(long objectId, long blockIndex, MemorySegment block) {
+    if (cache.contains(objectId, (int) blockIndex)) {
+      return;
+    }
+    insert(objectId, blockIndex, block);
+  }
+
+  @Override
+  public void insertDurable(long objectId, long blockIndex, MemorySegment block) {
+    int b = (int) blockIndex;
+    cache.invalidate(objectId, b, b + 1);
+    insert(objectId, blockIndex, block);
+  }
+
+  private void insert(long objectId, long blockIndex, MemorySegment block) {
+    long handle = cache.allocate(objectId, (int) blockIndex, 1);
+    if (handle == ExtentCache.NO_SPACE) {
+      return; // everything pinned: serve from disk rather than wait
+    }
+    MemorySegment.copy(block, 0, cache.segment(handle), 0, BLOCK);
+    cache.publish(handle);
+  }
+
+  @Override
+  public void invalidate(long objectId, long fromBlockIndex) {
+    int from = (int) Math.min(fromBlockIndex, CacheKeys.MAX_BLOCKS_PER_OBJECT);
+    cache.invalidate(objectId, from, CacheKeys.MAX_BLOCKS_PER_OBJECT);
+  }
+}

@@ -1,0 +1,239 @@
+package io.tidestore.store.shard;
+
+import io.tidestore.store.api.CleanerPolicy;
+import io.tidestore.store.api.ExtentCacheHook;
+import io.tidestore.store.api.ObjectKey;
+import io.tidestore.store.api.ObjectStore;
+import io.tidestore.store.api.ShardStats;
+import io.tidestore.store.api.ShardStore;
+import io.tidestore.store.api.StoreConfig;
+import io.tidestore.store.io.IoQueue;
+import io.tidestore.store.io.IoQueueConfig;
+import io.tidestore.store.io.IoQueues;
+import io.tidestore.store.io.TestFiles;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * Measurements for docs/benchmarks.md, on real files and the real I/O backend. Off by default (they
+ * take minutes and hundreds of MiB): {@code -Dtidestore.measure=true}.
+ */
+@EnabledIfSystemProperty(named = "tidestore.measure", matches = "true")
+class StoreMeasurementsTest {
+  private static final int DEPTH = 32;
+
+  /** Issues {@code n} operations with {@code DEPTH} in flight; returns elapsed nanos. */
+  interface Op {
+    void issue(long i, io.tidestore.store.api.StoreCompletion<Void> done);
+  }
+
+  static long run(ShardStore s, IoQueue q, long n, Op op, long[] maxLatency) throws Exception {
+    long[] inFlight = {0};
+    long[] failures = {0};
+    long start = System.nanoTime();
+    long issued = 0;
+    while (issued < n || inFlight[0] > 0) {
+      while (issued < n && inFlight[0] < DEPTH) {
+        inFlight[0]++;
+        long t0 = System.nanoTime();
+        op.issue(
+            issued++,
+            (v, e) -> {
+              inFlight[0]--;
+              if (e != null) {
+                failures[0]++;
+                System.out.println("FAILED: " + e.getMessage());
+              }
+              if (maxLatency != null) {
+                maxLatency[0] = Math.max(maxLatency[0], System.nanoTime() - t0);
+              }
+            });
+      }
+      s.endOfPass();
+      q.await(1_000_000);
+    }
+    if (failures[0] > 0) {
+      throw new AssertionError(failures[0] + " operations failed");
+    }
+    return System.nanoTime() - start;
+  }
+
+  @Test
+  void mountTimeWithOneMillionObjects() throws Exception {
+    Path dir = TestFiles.createDirectory("measure-mount");
+    try {
+      ObjectStore.mkfs(dir, 1, 512L << 20, 8 << 20);
+      StoreConfig cfg = StoreConfig.defaults();
+      int objects = 1_000_000;
+      try (ObjectStore store = ObjectStore.open(dir, cfg);
+          IoQueue q = IoQueues.create(IoQueueConfig.defaults())) {
+        ShardStore s = store.mountShard(0, q, ExtentCacheHook.NONE);
+        MemorySegment empty = MemorySegment.ofArray(new byte[0]);
+        long t =
+            run(
+                s,
+                q,
+                objects,
+                (i, d) ->
+                    s.write(new ObjectKey(1, String.format("rbd_data.%010d", i)), 0, empty, d),
+                null);
+        System.out.printf("created %d objects in %.1f s%n", objects, t / 1e9);
+        long c0 = System.nanoTime();
+        s.close();
+        System.out.printf("close (final checkpoint) %.0f ms%n", (System.nanoTime() - c0) / 1e6);
+      }
+      for (int i = 0; i < 3; i++) {
+        try (ObjectStore store = ObjectStore.open(dir, cfg);
+            IoQueue q = IoQueues.create(IoQueueConfig.defaults())) {
+          long m0 = System.nanoTime();
+          ShardStore s = store.mountShard(0, q, ExtentCacheHook.NONE);
+          long ms = (System.nanoTime() - m0) / 1_000_000;
+          System.out.printf(
+              "MEASURE mount with %d objects (checkpoint, no replay): %d ms%n",
+              s.stats().objects(), ms);
+          s.close();
+        }
+      }
+    } finally {
+      TestFiles.deleteRecursively(dir);
+    }
+  }
+
+  @Test
+  void indexBytesPerExtentAfterRandomOverwritesOfAFullImage() throws Exception {
+    Path dir = TestFiles.createDirectory("measure-index");
+    try {
+      ObjectStore.mkfs(dir, 1, 160L << 20, 2 << 20);
+      try (ObjectStore store = ObjectStore.open(dir, StoreConfig.defaults());
+          IoQueue q = IoQueues.create(IoQueueConfig.defaults())) {
+        ShardStore s = store.mountShard(0, q, ExtentCacheHook.NONE);
+        byte[] chunk = new byte[1 << 20];
+        new Random(1).nextBytes(chunk);
+        int images = 16;
+        run(
+            s,
+            q,
+            images * 4L,
+            (i, d) ->
+                s.write(
+                    new ObjectKey(1, "rbd_data.img." + (i / 4)),
+                    (i % 4) << 20,
+                    MemorySegment.ofArray(chunk),
+                    d),
+            null);
+        Random r = new Random(2);
+        byte[] block = new byte[4096];
+        run(
+            s,
+            q,
+            images * 1024L * 2,
+            (i, d) ->
+                s.write(
+                    new ObjectKey(1, "rbd_data.img." + r.nextInt(images)),
+                    (long) r.nextInt(1024) * 4096,
+                    MemorySegment.ofArray(block),
+                    d),
+            null);
+        ShardStats st = s.stats();
+        System.out.printf(
+            "MEASURE index: %d bytes for %d extents = %.1f B per 4 KiB extent%n",
+            st.indexBytes(), st.liveBlocks(), (double) st.indexBytes() / st.liveBlocks());
+        s.close();
+      }
+    } finally {
+      TestFiles.deleteRecursively(dir);
+    }
+  }
+
+  @Test
+  void cleanerAtNinetyPercentFull() throws Exception {
+    for (CleanerPolicy policy : CleanerPolicy.values()) {
+      measureCleaner(policy);
+    }
+  }
+
+  private void measureCleaner(CleanerPolicy policy) throws Exception {
+    Path dir = TestFiles.createDirectory("measure-cleaner");
+    long shardBytes = 128L << 20;
+    int seg = 2 << 20;
+    int n = 20_000;
+    try {
+      ObjectStore.mkfs(dir, 1, shardBytes, seg);
+      StoreConfig cfg = StoreConfig.defaults().withCleanerPolicy(policy);
+      try (ObjectStore store = ObjectStore.open(dir, cfg);
+          IoQueue q = IoQueues.create(IoQueueConfig.defaults())) {
+        ShardStore s = store.mountShard(0, q, ExtentCacheHook.NONE);
+        byte[] block = new byte[4096];
+        Random r = new Random(3);
+        long[] lat = {0};
+        // Empty store: writes to a 4 MiB object.
+        long emptyNanos =
+            run(
+                s,
+                q,
+                n,
+                (i, d) ->
+                    s.write(
+                        new ObjectKey(1, "small"),
+                        (long) r.nextInt(1024) * 4096,
+                        MemorySegment.ofArray(block),
+                        d),
+                lat);
+        long emptyLat = lat[0];
+        // Fill to 90% of the segment space with 1 MiB writes into 4 MiB objects.
+        long fill = (long) (shardBytes * 0.9) - (4L << 20);
+        int chunks = (int) (fill >> 20);
+        byte[] chunk = new byte[1 << 20];
+        run(
+            s,
+            q,
+            chunks,
+            (i, d) ->
+                s.write(
+                    new ObjectKey(1, "img." + (i / 4)),
+                    (i % 4) << 20,
+                    MemorySegment.ofArray(chunk),
+                    d),
+            null);
+        int objects = chunks / 4;
+        Op overwrite =
+            (i, d) ->
+                s.write(
+                    new ObjectKey(1, "img." + r.nextInt(objects)),
+                    (long) r.nextInt(1024) * 4096,
+                    MemorySegment.ofArray(block),
+                    d);
+        run(s, q, n, overwrite, null); // warm up: the cleaner is running from here on
+        ShardStats before = s.stats();
+        lat[0] = 0;
+        long fullNanos = run(s, q, n, overwrite, lat);
+        ShardStats after = s.stats();
+        long user = after.userBytesWritten() - before.userBytesWritten();
+        long dev =
+            after.journalBytesWritten()
+                + after.cleanerBytesWritten()
+                - before.journalBytesWritten()
+                - before.cleanerBytesWritten();
+        System.out.printf(
+            "MEASURE cleaner %s: empty %.0f writes/s (max latency %.1f ms), 90%% full %.0f"
+                + " writes/s (max latency %.1f ms), ratio %.2f; WA in the full phase %.2f;"
+                + " longest wait for space %.1f ms; segments cleaned %d%n",
+            policy,
+            n / (emptyNanos / 1e9),
+            emptyLat / 1e6,
+            n / (fullNanos / 1e9),
+            lat[0] / 1e6,
+            (double) emptyNanos / fullNanos,
+            (double) dev / user,
+            after.spaceWaitMaxNanos() / 1e6,
+            after.segmentsCleaned());
+        s.close();
+      }
+    } finally {
+      TestFiles.deleteRecursively(dir);
+    }
+  }
+}

@@ -130,6 +130,11 @@ public class DurableWriteBenchmark {
   }
 
   @Benchmark
+  public void uringRandom4kGroupCommit(UringRandom4k s, WriteCounters c) throws IOException {
+    s.writer.groupCommitStep(c);
+  }
+
+  @Benchmark
   public void uringRandom4kBatchThenSync(UringRandom4k s, WriteCounters c) throws IOException {
     s.writer.batchThenSyncStep(c);
   }
@@ -144,6 +149,12 @@ public class DurableWriteBenchmark {
   public void uringSequential128kWriteThenSync(UringSequential128k s, WriteCounters c)
       throws IOException {
     s.writer.durableStep(c, true);
+  }
+
+  @Benchmark
+  public void uringSequential128kGroupCommit(UringSequential128k s, WriteCounters c)
+      throws IOException {
+    s.writer.groupCommitStep(c);
   }
 
   @Benchmark

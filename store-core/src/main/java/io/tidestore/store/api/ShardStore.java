@@ -19,9 +19,10 @@ import java.lang.foreign.MemorySegment;
  *
  * Mutations issued during one pass of the event loop are gathered into one journal record and
  * written with one durable write when the loop calls {@link #endOfPass()} (or earlier when the
- * batch reaches its byte or count threshold; see {@code io.tidestore.store.journal.GroupCommit}). A
- * mutation is acknowledged only after its record is on stable storage and every earlier record has
- * been applied, so acknowledgements come in journal-sequence order.
+ * batch reaches its byte or count threshold; the numbered rules are in {@link
+ * io.tidestore.store.journal.Journal}). A mutation is acknowledged only after its record is on
+ * stable storage and every earlier record has been applied, so acknowledgements come in
+ * journal-sequence order.
  *
  * <h2>Visibility</h2>
  *

@@ -12,6 +12,9 @@ final class FileChannelFile implements IoFile {
   private final boolean blockDevice;
   private final FileChannelQueue queue;
 
+  /** Operations on this file not yet delivered (owner thread only). */
+  int inFlight;
+
   FileChannelFile(Path path, FileChannel channel, boolean blockDevice, FileChannelQueue queue) {
     this.path = path;
     this.channel = channel;

@@ -124,6 +124,10 @@ final class FileChannelQueue implements IoQueue {
 
   void closeFile(FileChannelFile file) {
     checkOwner();
+    if (file.inFlight > 0) {
+      throw new IllegalStateException(
+          file.inFlight + " operations still in flight on " + file + "; close after they complete");
+    }
     if (files.remove(file)) {
       try {
         file.channel().close();
@@ -214,6 +218,7 @@ final class FileChannelQueue implements IoQueue {
     }
     FallbackOp slot = slots[freeSlots[--freeCount]];
     slot.set(op, channelFile, offset, buffer, completion, tag, alignment());
+    channelFile.inFlight++;
     prepared[preparedCount++] = slot;
     inFlight++;
   }
@@ -271,6 +276,7 @@ final class FileChannelQueue implements IoQueue {
     int result = op.result;
     IoOpException error =
         result < 0 ? new IoOpException(op.op, -result, op.offset, op.length(), op.detail) : null;
+    op.file.inFlight--;
     op.clear();
     freeSlots[freeCount++] = op.slot;
     inFlight--;

@@ -118,6 +118,7 @@ final class BlockRead implements IoCompletion {
         shard.readPool.give(buffer);
       }
       buffer = null;
+      shard.pumpReads();
     }
   }
 }

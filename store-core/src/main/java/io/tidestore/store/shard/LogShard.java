@@ -60,6 +60,10 @@ public final class LogShard implements ShardStore, Journal.Listener {
   final Checkpointer checkpointer;
   final Cleaner cleaner;
   int readsInFlight;
+
+  /** Reads waiting for a free I/O queue slot (a large, fragmented read has many runs). */
+  private final ArrayDeque<BlockRead> readBacklog = new ArrayDeque<>();
+
   private final Thread owner;
   private final Arena arena;
   private final RecordApplier applier;
@@ -159,6 +163,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
   public boolean idle() {
     return journal.idle()
         && parked.isEmpty()
+        && readBacklog.isEmpty()
         && readsInFlight == 0
         && rmwInFlight == 0
         && !checkpointer.busy()
@@ -407,6 +412,30 @@ public final class LogShard implements ShardStore, Journal.Listener {
     }
   }
 
+  /**
+   * Starts a read if the I/O queue has room, keeping two slots for the journal's next record;
+   * otherwise queues it until completions free slots.
+   */
+  void startRead(BlockRead read) {
+    if (readBacklog.isEmpty() && queue.capacity() - queue.inFlight() > 2) {
+      read.start();
+    } else {
+      readBacklog.add(read);
+    }
+  }
+
+  /** Starts backlogged reads as far as the queue allows. */
+  void pumpReads() {
+    boolean started = false;
+    while (!readBacklog.isEmpty() && queue.capacity() - queue.inFlight() > 2) {
+      readBacklog.poll().start();
+      started = true;
+    }
+    if (started) {
+      submitQuietly();
+    }
+  }
+
   private interface BaseDone {
     void done(MemorySegment block, StoreException failure);
   }
@@ -436,15 +465,16 @@ public final class LogShard implements ShardStore, Journal.Listener {
 
   private void readBase(ObjectEntry e, int b, BaseDone done) {
     long entry = e.block(b);
-    new BlockRead(
+    startRead(
+        new BlockRead(
             this,
             e.id,
             b,
             1,
             BlockEntry.location(entry),
             new int[] {BlockEntry.crc(entry)},
-            (read, blocks, failure) -> done.done(blocks == null ? null : heapCopy(blocks), failure))
-        .start();
+            (read, blocks, failure) ->
+                done.done(blocks == null ? null : heapCopy(blocks), failure)));
   }
 
   /** Runs the mutations queued behind a finished read-modify-write, in order. */
@@ -904,6 +934,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
   public void endOfPass() {
     enter();
     retryParked();
+    pumpReads();
     cleaner.maybeStart();
     journal.endOfPass();
   }
@@ -1031,6 +1062,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
         return false;
       }
       retryParked();
+      pumpReads();
       cleaner.maybeStart();
       journal.endOfPass();
       try {

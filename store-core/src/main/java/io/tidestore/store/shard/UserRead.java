@@ -30,7 +30,7 @@ final class UserRead implements BlockRead.Done {
 
   void add(BlockRead read) {
     outstanding++;
-    read.start();
+    shard.startRead(read);
   }
 
   /** Copies the part of block {@code blockIndex} the request covers from {@code block}. */

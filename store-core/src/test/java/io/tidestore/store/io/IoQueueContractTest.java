@@ -274,6 +274,17 @@ public abstract class IoQueueContractTest {
   }
 
   @Test
+  void closingAFileWithOperationsInFlightIsRefused() throws IOException {
+    Recorder done = new Recorder();
+    queue.write(file, 0, buffer().asSlice(0, K4), done, 1);
+    assertThrows(IllegalStateException.class, file::close);
+    done.awaitDeliveries(queue, 1);
+    assertEquals(K4, done.result(1));
+    file.close();
+    file.close(); // idempotent
+  }
+
+  @Test
   void openingAMissingFileForReadFails() {
     assertThrows(IOException.class, () -> queue.open(dir.resolve("missing"), IoFile.Mode.READ));
   }

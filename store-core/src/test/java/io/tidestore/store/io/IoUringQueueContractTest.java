@@ -1,9 +1,13 @@
 package io.tidestore.store.io;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +28,34 @@ class IoUringQueueContractTest extends IoQueueContractTest {
   @Override
   protected boolean registersBuffers() {
     return true;
+  }
+
+  @Test
+  void usesTheSetupFlagsThisKernelOffers() {
+    // Kernel 6.x: DEFER_TASKRUN (6.1) needs SINGLE_ISSUER (6.0); both must have been accepted.
+    assertTrue(queue.describe().contains("SINGLE_ISSUER"), queue.describe());
+    assertTrue(queue.describe().contains("DEFER_TASKRUN"), queue.describe());
+    assertTrue(queue.describe().contains("registered files on"), queue.describe());
+  }
+
+  @Test
+  void aRefusedBufferRegistrationLeavesIoWorkingUnregistered() throws IOException {
+    // Memory the kernel cannot pin (nothing is mapped at 4 KiB): registration fails (EFAULT),
+    // as it would under RLIMIT_MEMLOCK (ENOMEM), and the queue carries on without fixed buffers.
+    MemorySegment unmapped = MemorySegment.ofAddress(4096).reinterpret(4096);
+    assertFalse(queue.registerBuffers(unmapped));
+    assertTrue(queue.describe().contains("registered buffers none"), queue.describe());
+    MemorySegment buffer = buffer().asSlice(0, 4096);
+    buffer.fill((byte) 5);
+    Recorder done = new Recorder();
+    queue.writeThenSync(file, 0, buffer, done, 1);
+    done.awaitDeliveries(queue, 1);
+    assertEquals(4096, done.result(1));
+    buffer.fill((byte) 0);
+    queue.read(file, 0, buffer, done, 2);
+    done.awaitDeliveries(queue, 2);
+    assertEquals(4096, done.result(2));
+    assertEquals(5, buffer.get(ValueLayout.JAVA_BYTE, 4095));
   }
 
   @Test

@@ -79,6 +79,42 @@ class ShardBasicsTest {
   }
 
   @Test
+  void readOfMoreFragmentsThanQueueSlotsCompletes() throws IOException {
+    int blocks = 300; // more single-block runs than the simulated queue's 256 slots
+    byte[] model = new byte[blocks * 4096];
+    for (int b = blocks - 1; b >= 0; b--) {
+      byte[] d = bytes(4096, b);
+      System.arraycopy(d, 0, model, b * 4096, 4096);
+      h.write(a, b * 4096L, d);
+    }
+    assertArrayEquals(model, h.read(a, 0, model.length));
+  }
+
+  @Test
+  void checkpointsBoundReplay() throws IOException {
+    byte[] d = bytes(60_000, 8);
+    for (int i = 0; i < 40; i++) {
+      h.write(new ObjectKey(1, "c" + i), 0, d);
+    }
+    h.remount();
+    assertEquals(0, ((LogShard) h.shard).replayedRecords(), "clean close leaves nothing to replay");
+    for (int i = 0; i < 40; i++) {
+      h.write(new ObjectKey(1, "c" + i), 4096, d);
+    }
+    long records = h.shard.stats().records();
+    h.awaitIdle();
+    h.crashAndRemount();
+    long replayed = ((LogShard) h.shard).replayedRecords();
+    assertTrue(replayed < records, "replayed " + replayed + " of " + records + " records");
+    byte[] expect = new byte[4096 + d.length];
+    System.arraycopy(d, 0, expect, 0, d.length);
+    System.arraycopy(d, 0, expect, 4096, d.length);
+    for (int i = 0; i < 40; i++) {
+      assertArrayEquals(expect, h.read(new ObjectKey(1, "c" + i), 0, expect.length));
+    }
+  }
+
+  @Test
   void holesReadAsZeros() throws IOException {
     h.write(a, 100_000, new byte[] {7});
     byte[] all = h.read(a, 0, 100_001);

@@ -66,6 +66,7 @@ final class IoUringAbi {
   static final int IORING_REGISTER_EVENTFD = 4;
   static final int IORING_UNREGISTER_EVENTFD = 5;
   static final int IORING_REGISTER_FILES_UPDATE = 6;
+  static final int IORING_REGISTER_IOWQ_MAX_WORKERS = 19;
 
   /** Kernel caps: IORING_MAX_ENTRIES and IORING_MAX_CQ_ENTRIES (io_uring/io_uring.c). */
   static final int IORING_MAX_ENTRIES = 32768;

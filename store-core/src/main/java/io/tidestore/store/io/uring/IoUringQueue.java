@@ -74,6 +74,7 @@ final class IoUringQueue implements IoQueue, CompletionQueue.Handler {
   private final MemorySegment waitTimespec;
   private final MemorySegment scratch;
 
+  private final int ioWorkers;
   private int lastOverflow;
   private long overflowFlushes;
   private boolean delivering;
@@ -120,6 +121,7 @@ final class IoUringQueue implements IoQueue, CompletionQueue.Handler {
     this.scratch = arena.allocate(ParamsLayout.FILES_UPDATE_SIZE + 8, 8);
     this.fileTable = new IoUringFile[config.maxFiles()];
     this.filesRegistered = registerFileTable(config.maxFiles());
+    this.ioWorkers = raiseIoWorkerCap(capacity);
     this.eventFd = createEventFd();
   }
 
@@ -140,6 +142,29 @@ final class IoUringQueue implements IoQueue, CompletionQueue.Handler {
       }
       return true;
     }
+  }
+
+  /**
+   * Blocking work (every fdatasync, writes the kernel cannot issue without waiting) runs on the
+   * ring's io-wq workers, whose "bounded" pool defaults to 4 per CPU (io_uring/io-wq.c): on a small
+   * machine that caps a depth-32 queue of syncs at 8. Raise it to the queue's capacity
+   * (IORING_REGISTER_IOWQ_MAX_WORKERS, 5.15; values[1] = 0 keeps the unbounded pool as is). Best
+   * effort: returns the cap in effect, 0 when the kernel refused.
+   */
+  private int raiseIoWorkerCap(int workers) {
+    scratch.set(ValueLayout.JAVA_INT, 0, workers);
+    scratch.set(ValueLayout.JAVA_INT, 4, 0);
+    int rc =
+        ring.sys.ioUringRegister(
+            ring.state, ring.fd, IoUringAbi.IORING_REGISTER_IOWQ_MAX_WORKERS, scratch.address(), 2);
+    if (rc < 0) {
+      LOG.log(
+          System.Logger.Level.INFO,
+          "io_uring io-wq worker cap not raised ({0}); blocking ops share the default pool",
+          Errno.name(-rc));
+      return 0;
+    }
+    return workers;
   }
 
   /** An eventfd the kernel signals on every posted CQE (IORING_REGISTER_EVENTFD). */
@@ -177,6 +202,8 @@ final class IoUringQueue implements IoQueue, CompletionQueue.Handler {
         + (filesRegistered ? "on" : "off")
         + ", registered buffers "
         + (regionStart.length > 0 ? regionStart.length + " regions" : "none")
+        + ", io-wq bounded workers "
+        + (ioWorkers > 0 ? String.valueOf(ioWorkers) : "default")
         + ", eventfd "
         + eventFd
         + (config.pollMode() ? ", poll mode (spinning)" : "")
@@ -534,9 +561,7 @@ final class IoUringQueue implements IoQueue, CompletionQueue.Handler {
           // overflowed completions to flush; the SQEs stay published and go with the next enter.
           return 0;
         }
-        default ->
-            throw new IoOpException(
-                IoOpException.Op.WRITE, -rc, 0, toSubmit, "io_uring_enter: " + libc.strerror(-rc));
+        default -> throw new NativeException("io_uring_enter(" + toSubmit + " SQEs)", -rc);
       }
     }
   }

@@ -60,7 +60,9 @@ class ObjectStoreIT {
         "--nbd-port",
         "0",
         "--reactors",
-        "2");
+        "2",
+        "--cache-size",
+        "64m");
   }
 
   @Test
@@ -87,19 +89,33 @@ class ObjectStoreIT {
         assertEquals(137, osd.awaitExit(STOP));
       }
       try (OsdProcess osd = start(data)) {
-        osd.awaitReady();
+        int metricsPort = osd.awaitReady();
         try (ShardAwareClient client =
             ShardAwareClient.connect(group, EpollSocketChannel.class, objectAddress(osd))
                 .get(30, TimeUnit.SECONDS)) {
-          for (int i = 0; i < 32; i++) {
-            ByteBuf read = client.read("it." + i, 0, 65536).get(30, TimeUnit.SECONDS);
-            try {
-              assertArrayEquals(pattern(65536, i), ByteBufUtil.getBytes(read), "it." + i);
-            } finally {
-              read.release();
+          // Twice: the first pass reads the disk and fills the extent caches, the second hits.
+          for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < 32; i++) {
+              ByteBuf read = client.read("it." + i, 0, 65536).get(30, TimeUnit.SECONDS);
+              try {
+                assertArrayEquals(pattern(65536, i), ByteBufUtil.getBytes(read), "it." + i);
+              } finally {
+                read.release();
+              }
             }
           }
         }
+        String metrics = httpGet(metricsPort, "/metrics");
+        java.util.regex.Matcher hits =
+            Pattern.compile("tidestore_cache_hits_total\\{shard=\"\\d+\"} ([0-9.E]+)")
+                .matcher(metrics);
+        double totalHits = 0;
+        while (hits.find()) {
+          totalHits += Double.parseDouble(hits.group(1));
+        }
+        assertTrue(totalHits >= 32 * 16, "second pass hits the cache: " + totalHits);
+        assertTrue(metrics.contains("tidestore_memory_reserved_bytes"), metrics);
+        assertTrue(metrics.contains("tidestore_cache_capacity_bytes{shard=\"3\"}"), metrics);
         osd.signal("TERM");
         assertEquals(0, osd.awaitExit(STOP), osd.output());
       }
@@ -227,6 +243,17 @@ class ObjectStoreIT {
       assertTrue(!image(at, 0, "ls").contains("img1"));
       osd.signal("TERM");
       assertEquals(0, osd.awaitExit(STOP), osd.output());
+    }
+  }
+
+  private static String httpGet(int port, String path) throws Exception {
+    try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
+      return http.send(
+              java.net.http.HttpRequest.newBuilder(
+                      java.net.URI.create("http://127.0.0.1:" + port + path))
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString())
+          .body();
     }
   }
 }

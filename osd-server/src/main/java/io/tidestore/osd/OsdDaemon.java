@@ -3,6 +3,7 @@ package io.tidestore.osd;
 import io.tidestore.cli.VersionInfo;
 import io.tidestore.osd.admin.AdminHttpServer;
 import io.tidestore.osd.image.ImageCatalog;
+import io.tidestore.osd.metrics.CacheMetrics;
 import io.tidestore.osd.metrics.OsdMetrics;
 import io.tidestore.osd.metrics.ReactorMetrics;
 import io.tidestore.osd.nbd.NbdServer;
@@ -109,6 +110,7 @@ public final class OsdDaemon implements AutoCloseable {
               settings.cachePolicy(),
               budget);
       ops = StoreObjectOps.start(store, reactors, IoQueueConfig.defaults(), caches);
+      CacheMetrics.bind(metrics.registry(), ops.caches(), budget);
       resources.push(ops);
     }
     objects =

@@ -132,9 +132,19 @@ final class ReactorShards implements PassHook {
     return new ReactorShards(reactor, queue, mounted, caches, binding);
   }
 
-  /** The shards' caches (stats, runtime policy switch). */
+  /** The shards' caches (stats, runtime policy switch), in the order of the shards. */
   List<ExtentCache> caches() {
     return caches;
+  }
+
+  /** Shard {@code id}'s cache, which this reactor owns. */
+  ExtentCache cache(int id) {
+    for (int i = 0; i < shards.size(); i++) {
+      if (shards.get(i).shard() == id) {
+        return caches.get(i);
+      }
+    }
+    throw new IllegalArgumentException("reactor-" + reactor.index() + " does not own shard " + id);
   }
 
   /** Shard {@code id}, which this reactor owns. Reactor thread only. */

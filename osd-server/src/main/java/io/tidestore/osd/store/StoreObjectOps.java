@@ -74,6 +74,20 @@ public final class StoreObjectOps implements ObjectOps, AutoCloseable {
     }
   }
 
+  /** Every shard's extent cache, indexed by shard; empty when the daemon runs without one. */
+  public List<io.tidestore.store.cache.ExtentCache> caches() {
+    List<io.tidestore.store.cache.ExtentCache> all = new ArrayList<>();
+    for (ReactorShards shards : byShard) {
+      if (shards == null || shards.caches().isEmpty()) {
+        return List.of();
+      }
+    }
+    for (int shard = 0; shard < byShard.length; shard++) {
+      all.add(byShard[shard].cache(shard));
+    }
+    return all;
+  }
+
   @Override
   public int[] shardOwners() {
     return owners.clone();

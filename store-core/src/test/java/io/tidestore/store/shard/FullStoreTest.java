@@ -53,7 +53,8 @@ class FullStoreTest {
       // Space comes back once the cleaner and a checkpoint have reclaimed the segments.
       ObjectKey again = new ObjectKey(1, "after");
       boolean ok = false;
-      long deadline = System.nanoTime() + 10_000_000_000L;
+      // Each attempt may itself park up to the shard's 10 s space wait.
+      long deadline = System.nanoTime() + 60_000_000_000L;
       while (!ok && System.nanoTime() < deadline) {
         try {
           h.write(again, 0, content(999));

@@ -27,6 +27,12 @@ public final class StoreHarness implements AutoCloseable {
 
   public static final int SEGMENT_BYTES = 128 << 10;
 
+  /**
+   * How long {@link #call} waits. Above the shard's own bound on parking a write for the cleaner
+   * (10 s, then NO_SPACE), so a full store's answer always arrives before the harness gives up.
+   */
+  static final long CALL_TIMEOUT_NANOS = 30_000_000_000L;
+
   public static StoreConfig testConfig() {
     return new StoreConfig(64 << 10, 64, 1_000_000L, 4, 512 << 10, CleanerPolicy.GREEDY, 6, 2);
   }
@@ -91,10 +97,10 @@ public final class StoreHarness implements AutoCloseable {
           error[0] = e;
           done[0] = true;
         });
-    long deadline = System.nanoTime() + 10_000_000_000L;
+    long deadline = System.nanoTime() + CALL_TIMEOUT_NANOS;
     while (!done[0]) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("operation did not complete within 10 s");
+        throw new AssertionError("operation did not complete within 30 s");
       }
       pass();
     }

@@ -2,11 +2,12 @@ package io.tidestore.cli;
 
 import io.tidestore.bench.job.FioJob;
 import io.tidestore.bench.job.Workloads;
-import io.tidestore.bench.sweep.CpuList;
 import io.tidestore.bench.sweep.FioRunner;
 import io.tidestore.bench.sweep.FioTarget;
+import io.tidestore.bench.sweep.ProcAffinity;
 import io.tidestore.bench.sweep.SweepPlan;
 import io.tidestore.bench.sweep.SweepRunner;
+import io.tidestore.osd.cpu.CpuList;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -226,7 +227,7 @@ final class SweepCommand implements Callable<Integer> {
 
   /** Chooses fio's CPUs into {@code cpus}; returns the sentence the report prints. */
   private String placeLoad(BitSet cpus) throws IOException {
-    BitSet allowed = CpuList.allowed(Path.of("/proc/self"));
+    BitSet allowed = ProcAffinity.allowed(Path.of("/proc/self"));
     if (loadCpus != null) {
       BitSet asked;
       try {
@@ -240,7 +241,7 @@ final class SweepCommand implements Callable<Integer> {
     if (serverPid == null) {
       return "fio not pinned (no --server-pid to keep it away from)";
     }
-    BitSet reactors = CpuList.pinnedThreads(Path.of("/proc", serverPid.toString()), "reactor");
+    BitSet reactors = ProcAffinity.pinnedThreads(Path.of("/proc", serverPid.toString()), "reactor");
     if (reactors.isEmpty() || reactors.equals(allowed)) {
       return "fio not pinned: the server's threads "
           + (reactors.isEmpty() ? "are not pinned" : "are pinned to every CPU")

@@ -1,6 +1,7 @@
 package io.tidestore.bench.sweep;
 
 import io.tidestore.bench.job.FioJob;
+import io.tidestore.osd.cpu.CpuList;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -65,17 +65,20 @@ final class ImageCommand {
     }
     InetSocketAddress address =
         new InetSocketAddress(osd.substring(0, colon), Integer.parseInt(osd.substring(colon + 1)));
-    try (MultiThreadIoEventLoopGroup group =
-        new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory())) {
-      try (ShardAwareClient client =
-          ShardAwareClient.connect(group, NioSocketChannel.class, address)
-              .get(30, TimeUnit.SECONDS)) {
-        return action.run(client, spec.commandLine().getOut());
-      } catch (ExecutionException e) {
-        Throwable cause = e.getCause();
-        spec.commandLine().getErr().println("tidestore image: " + cause.getMessage());
-        return cause instanceof OpException op && op.status() == Status.ENOENT ? 2 : 1;
-      }
+    MultiThreadIoEventLoopGroup group =
+        new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    try (ShardAwareClient client =
+        ShardAwareClient.connect(group, NioSocketChannel.class, address)
+            .get(30, TimeUnit.SECONDS)) {
+      return action.run(client, spec.commandLine().getOut());
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      spec.commandLine().getErr().println("tidestore image: " + cause.getMessage());
+      return cause instanceof OpException op && op.status() == Status.ENOENT ? 2 : 1;
+    } finally {
+      // A closed channel still deregisters through a task on its loop: a short quiet period
+      // lets that task run instead of being rejected by a loop that is already gone.
+      group.shutdownGracefully(20, 2000, TimeUnit.MILLISECONDS).syncUninterruptibly();
     }
   }
 

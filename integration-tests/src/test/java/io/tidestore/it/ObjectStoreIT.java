@@ -115,6 +115,40 @@ class ObjectStoreIT {
         }
         assertTrue(totalHits >= 32 * 16, "second pass hits the cache: " + totalHits);
         assertTrue(metrics.contains("tidestore_memory_reserved_bytes"), metrics);
+
+        // Switch the running daemon's caches to LRU: cached data stays valid, stats show it.
+        try (OsdProcess admin =
+            OsdProcess.start(
+                "admin", "--http", "127.0.0.1:" + metricsPort, "cache-policy", "set", "lru")) {
+          assertEquals(0, admin.awaitExit(STOP), admin.output());
+          assertTrue(admin.output().contains("\"policy\":\"lru\",\"shards\":4"), admin.output());
+        }
+        try (ShardAwareClient client =
+            ShardAwareClient.connect(group, EpollSocketChannel.class, objectAddress(osd))
+                .get(30, TimeUnit.SECONDS)) {
+          for (int i = 0; i < 32; i++) {
+            ByteBuf read = client.read("it." + i, 0, 65536).get(30, TimeUnit.SECONDS);
+            try {
+              assertArrayEquals(
+                  pattern(65536, i), ByteBufUtil.getBytes(read), "after switch it." + i);
+            } finally {
+              read.release();
+            }
+          }
+        }
+        try (OsdProcess dump =
+            OsdProcess.start(
+                "admin",
+                "--http",
+                "127.0.0.1:" + metricsPort,
+                "dump_metrics",
+                "tidestore_cache_policy")) {
+          assertEquals(0, dump.awaitExit(STOP), dump.output());
+          assertTrue(
+              dump.output().contains("\"name\" : \"tidestore_cache_policy_switches_total\""),
+              dump.output());
+          assertTrue(dump.output().contains("\"value\" : 1.0"), dump.output());
+        }
         assertTrue(metrics.contains("tidestore_cache_capacity_bytes{shard=\"3\"}"), metrics);
         osd.signal("TERM");
         assertEquals(0, osd.awaitExit(STOP), osd.output());

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       CacheSimCommand.class,
       SweepCommand.class,
       CompareCommand.class,
+      AdminCommand.class,
       ImageCommand.class,
       VersionCommand.class,
       CommandLine.HelpCommand.class

@@ -130,11 +130,13 @@ public final class OsdDaemon implements AutoCloseable {
       LOG.info("NBD gateway (port " + settings.nbdPort() + ") not started: images need a store");
     }
 
+    StoreObjectOps finalOps = ops;
     admin =
         AdminHttpServer.start(
             new InetSocketAddress(settings.listenAddress(), settings.metricsPort()),
             metrics::scrape,
-            this::statusJson);
+            this::statusJson,
+            policy -> switchCachePolicy(finalOps, policy));
     resources.push(admin);
 
     if (settings.pidFile() != null) {
@@ -152,6 +154,22 @@ public final class OsdDaemon implements AutoCloseable {
             + " (http /metrics /status) in "
             + Duration.between(started, Instant.now()).toMillis()
             + " ms");
+  }
+
+  /** The admin switch of every shard's cache policy; waits until every shard has applied it. */
+  private static String switchCachePolicy(StoreObjectOps ops, String policy) throws Exception {
+    io.tidestore.store.cache.PolicyConfig config =
+        switch (policy) {
+          case "lru" -> io.tidestore.store.cache.PolicyConfig.lru();
+          case "2q" -> io.tidestore.store.cache.PolicyConfig.daemonDefault();
+          default ->
+              throw new IllegalArgumentException("policy must be lru or 2q, got '" + policy + "'");
+        };
+    if (ops == null) {
+      throw new IllegalStateException("no object store, so no extent cache to switch");
+    }
+    ops.switchCachePolicy(config).get(30, java.util.concurrent.TimeUnit.SECONDS);
+    return "{\"policy\":\"" + policy + "\",\"shards\":" + ops.caches().size() + "}";
   }
 
   /** Blocks until SIGTERM/SIGINT or {@link #requestStop()}. */

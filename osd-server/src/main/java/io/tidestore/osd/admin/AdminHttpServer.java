@@ -29,9 +29,22 @@ public final class AdminHttpServer implements AutoCloseable {
     this.executor = executor;
   }
 
+  /** A runtime switch of the cache policy; returns the JSON answer. */
+  @FunctionalInterface
+  public interface CachePolicySwitch {
+    /**
+     * @throws IllegalArgumentException for an unknown policy (HTTP 400)
+     * @throws IllegalStateException when there is nothing to switch (HTTP 409)
+     */
+    String switchTo(String policy) throws Exception;
+  }
+
   /** Binds and starts serving. */
   public static AdminHttpServer start(
-      InetSocketAddress address, Supplier<String> metrics, Supplier<String> statusJson)
+      InetSocketAddress address,
+      Supplier<String> metrics,
+      Supplier<String> statusJson,
+      CachePolicySwitch cachePolicy)
       throws IOException {
     HttpServer server = HttpServer.create(address, 16);
     ExecutorService executor =
@@ -40,6 +53,7 @@ public final class AdminHttpServer implements AutoCloseable {
     server.createContext("/metrics", exchange -> respond(exchange, PROMETHEUS_TEXT, metrics));
     server.createContext(
         "/status", exchange -> respond(exchange, "application/json; charset=utf-8", statusJson));
+    server.createContext("/admin/cache-policy", exchange -> switchPolicy(exchange, cachePolicy));
     server.start();
     return new AdminHttpServer(server, executor);
   }
@@ -70,6 +84,46 @@ public final class AdminHttpServer implements AutoCloseable {
         }
       }
     }
+  }
+
+  private static void switchPolicy(HttpExchange exchange, CachePolicySwitch cachePolicy)
+      throws IOException {
+    try (exchange) {
+      if (!"POST".equals(exchange.getRequestMethod())) {
+        exchange.getResponseHeaders().set("Allow", "POST");
+        exchange.sendResponseHeaders(405, -1);
+        return;
+      }
+      String query = exchange.getRequestURI().getQuery();
+      String policy = query != null && query.startsWith("policy=") ? query.substring(7) : "";
+      int code;
+      String body;
+      try {
+        body = cachePolicy.switchTo(policy);
+        code = 200;
+        LOG.info("extent cache policy switched: " + body);
+      } catch (IllegalArgumentException e) {
+        code = 400;
+        body = error(e.getMessage());
+      } catch (IllegalStateException e) {
+        code = 409;
+        body = error(e.getMessage());
+      } catch (Exception e) {
+        LOG.log(Level.WARNING, "cache policy switch failed", e);
+        code = 500;
+        body = error(e.toString());
+      }
+      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
+      exchange.sendResponseHeaders(code, bytes.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(bytes);
+      }
+    }
+  }
+
+  private static String error(String message) {
+    return "{\"error\":\"" + message.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}";
   }
 
   /** The bound address (the real port when 0 was asked for). */

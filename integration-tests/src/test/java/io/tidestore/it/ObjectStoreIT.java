@@ -115,6 +115,7 @@ class ObjectStoreIT {
         }
         assertTrue(totalHits >= 32 * 16, "second pass hits the cache: " + totalHits);
         assertTrue(metrics.contains("tidestore_memory_reserved_bytes"), metrics);
+        assertPromtoolAccepts(metrics);
 
         // Switch the running daemon's caches to LRU: cached data stays valid, stats show it.
         try (OsdProcess admin =
@@ -289,5 +290,17 @@ class ObjectStoreIT {
               java.net.http.HttpResponse.BodyHandlers.ofString())
           .body();
     }
+  }
+
+  /** Prometheus' own linter on the exposition (bin/test installs it; skipped without it). */
+  private static void assertPromtoolAccepts(String metrics) throws Exception {
+    assumeTrue(Files.isExecutable(Path.of("/usr/bin/promtool")), "promtool not installed");
+    Process check =
+        new ProcessBuilder("promtool", "check", "metrics").redirectErrorStream(true).start();
+    try (var in = check.getOutputStream()) {
+      in.write(metrics.getBytes(StandardCharsets.UTF_8));
+    }
+    String out = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, check.waitFor(), "promtool check metrics:\n" + out);
   }
 }

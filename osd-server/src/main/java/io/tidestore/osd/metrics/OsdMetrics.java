@@ -1,6 +1,7 @@
 package io.tidestore.osd.metrics;
 
 import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -9,6 +10,7 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.jmx.JmxConfig;
 import io.micrometer.jmx.JmxMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -41,6 +43,19 @@ public final class OsdMetrics implements AutoCloseable {
             },
             Clock.SYSTEM);
     registry = new CompositeMeterRegistry();
+    // Prometheus naming rules, as `promtool check metrics` lints them: no abbreviated units in
+    // names (ProcessorMetrics' process.cpu.time is in "ns"; process.cpu.usage remains) and no
+    // "_count" suffix on a gauge (system.cpu.count).
+    registry
+        .config()
+        .meterFilter(MeterFilter.deny(id -> id.getName().equals("process.cpu.time")))
+        .meterFilter(
+            new MeterFilter() {
+              @Override
+              public Meter.Id map(Meter.Id id) {
+                return id.getName().equals("system.cpu.count") ? id.withName("system.cpus") : id;
+              }
+            });
     registry.add(prometheus);
     registry.add(jmx);
     new JvmMemoryMetrics().bindTo(registry);

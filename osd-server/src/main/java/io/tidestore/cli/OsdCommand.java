@@ -1,9 +1,11 @@
 package io.tidestore.cli;
 
+import io.tidestore.bench.job.ByteSize;
 import io.tidestore.osd.OsdDaemon;
 import io.tidestore.osd.OsdSettings;
 import io.tidestore.osd.cpu.CpuPolicy;
 import io.tidestore.osd.reactor.Transport;
+import io.tidestore.store.cache.PolicyConfig;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -150,10 +152,10 @@ final class OsdCommand implements Callable<Integer> {
           spec.commandLine(),
           "--cache-size " + cacheSize + " does not fit --memory-limit " + memoryLimit);
     }
-    io.tidestore.store.cache.PolicyConfig policy =
+    PolicyConfig policy =
         switch (cachePolicy) {
-          case "lru" -> io.tidestore.store.cache.PolicyConfig.lru();
-          case "2q" -> io.tidestore.store.cache.PolicyConfig.daemonDefault();
+          case "lru" -> PolicyConfig.lru();
+          case "2q" -> PolicyConfig.daemonDefault();
           default ->
               throw new ParameterException(
                   spec.commandLine(),
@@ -193,7 +195,7 @@ final class OsdCommand implements Callable<Integer> {
 
   private long bytes(String option, String value) {
     try {
-      return io.tidestore.bench.job.ByteSize.parse(value);
+      return ByteSize.parse(value);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(
           spec.commandLine(), "Invalid value for option '" + option + "': " + e.getMessage());

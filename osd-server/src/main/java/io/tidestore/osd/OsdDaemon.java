@@ -16,6 +16,7 @@ import io.tidestore.store.DataDirLock;
 import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.cache.CacheSizing;
+import io.tidestore.store.cache.PolicyConfig;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.memory.MemoryBudget;
 import io.tidestore.store.shard.ShardFiles;
@@ -26,6 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -158,17 +160,17 @@ public final class OsdDaemon implements AutoCloseable {
 
   /** The admin switch of every shard's cache policy; waits until every shard has applied it. */
   private static String switchCachePolicy(StoreObjectOps ops, String policy) throws Exception {
-    io.tidestore.store.cache.PolicyConfig config =
+    PolicyConfig config =
         switch (policy) {
-          case "lru" -> io.tidestore.store.cache.PolicyConfig.lru();
-          case "2q" -> io.tidestore.store.cache.PolicyConfig.daemonDefault();
+          case "lru" -> PolicyConfig.lru();
+          case "2q" -> PolicyConfig.daemonDefault();
           default ->
               throw new IllegalArgumentException("policy must be lru or 2q, got '" + policy + "'");
         };
     if (ops == null) {
       throw new IllegalStateException("no object store, so no extent cache to switch");
     }
-    ops.switchCachePolicy(config).get(30, java.util.concurrent.TimeUnit.SECONDS);
+    ops.switchCachePolicy(config).get(30, TimeUnit.SECONDS);
     return "{\"policy\":\"" + policy + "\",\"shards\":" + ops.caches().size() + "}";
   }
 

@@ -2,6 +2,7 @@ package io.tidestore.osd;
 
 import io.tidestore.osd.cpu.CpuPolicy;
 import io.tidestore.osd.reactor.Transport;
+import io.tidestore.store.cache.PolicyConfig;
 import java.net.InetAddress;
 import java.nio.file.Path;
 
@@ -37,7 +38,7 @@ public record OsdSettings(
     int nbdPort,
     String nbdDefaultImage,
     long cacheBytes,
-    io.tidestore.store.cache.PolicyConfig cachePolicy,
+    PolicyConfig cachePolicy,
     long memoryLimitBytes) {
 
   /** The Prometheus exporter port of Ceph's mgr module, so dashboards find us where they look. */

@@ -12,7 +12,9 @@ import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.io.IoQueues;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -94,13 +96,13 @@ final class ReactorShards implements PassHook {
       LOG.info("reactor-" + reactor.index() + " I/O: " + queue.describe());
       binding = IoQueueLoopBinding.bind(reactor.loop(), queue);
       if (cacheConfig.enabled()) {
-        List<java.lang.foreign.MemorySegment> regions = new ArrayList<>();
+        List<MemorySegment> regions = new ArrayList<>();
         for (int id : shardIds) {
           ExtentCache cache = cacheConfig.open(id);
           caches.add(cache);
-          regions.addAll(java.util.Arrays.asList(cache.regions()));
+          regions.addAll(Arrays.asList(cache.regions()));
         }
-        queue.registerBuffers(regions.toArray(java.lang.foreign.MemorySegment[]::new));
+        queue.registerBuffers(regions.toArray(MemorySegment[]::new));
       }
       for (int i = 0; i < shardIds.length; i++) {
         ExtentCacheHook hook =
@@ -120,7 +122,7 @@ final class ReactorShards implements PassHook {
         "reactor-"
             + reactor.index()
             + " mounted shards "
-            + java.util.Arrays.toString(shardIds)
+            + Arrays.toString(shardIds)
             + (caches.isEmpty()
                 ? ", no extent cache"
                 : ", extent cache "

@@ -16,6 +16,8 @@ import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreCompletion;
+import io.tidestore.store.cache.ExtentCache;
+import io.tidestore.store.cache.PolicyConfig;
 import io.tidestore.store.io.IoQueueConfig;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -78,30 +80,28 @@ public final class StoreObjectOps implements ObjectOps, AutoCloseable {
    * Switches every shard's extent cache to {@code config}, each on its own reactor; every cached
    * extent stays valid. Any thread. Fails when the daemon runs without caches.
    */
-  public java.util.concurrent.CompletableFuture<Void> switchCachePolicy(
-      io.tidestore.store.cache.PolicyConfig config) {
-    List<java.util.concurrent.CompletableFuture<?>> switched = new ArrayList<>();
+  public CompletableFuture<Void> switchCachePolicy(PolicyConfig config) {
+    List<CompletableFuture<?>> switched = new ArrayList<>();
     for (int shard = 0; shard < byShard.length; shard++) {
       ReactorShards owner = byShard[shard];
       if (owner == null || owner.caches().isEmpty()) {
         continue;
       }
-      io.tidestore.store.cache.ExtentCache cache = owner.cache(shard);
+      ExtentCache cache = owner.cache(shard);
       switched.add(cache.requestPolicy(config));
       // Applied at the cache's next use anyway; this makes an idle shard switch now.
       owner.reactor().loop().execute(cache::applyPendingPolicy);
     }
     if (switched.isEmpty()) {
-      return java.util.concurrent.CompletableFuture.failedFuture(
+      return CompletableFuture.failedFuture(
           new IllegalStateException("this daemon runs without an extent cache (--cache-size 0)"));
     }
-    return java.util.concurrent.CompletableFuture.allOf(
-        switched.toArray(java.util.concurrent.CompletableFuture[]::new));
+    return CompletableFuture.allOf(switched.toArray(CompletableFuture[]::new));
   }
 
   /** Every shard's extent cache, indexed by shard; empty when the daemon runs without one. */
-  public List<io.tidestore.store.cache.ExtentCache> caches() {
-    List<io.tidestore.store.cache.ExtentCache> all = new ArrayList<>();
+  public List<ExtentCache> caches() {
+    List<ExtentCache> all = new ArrayList<>();
     for (ReactorShards shards : byShard) {
       if (shards == null || shards.caches().isEmpty()) {
         return List.of();

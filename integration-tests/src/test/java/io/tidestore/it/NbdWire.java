@@ -26,13 +26,11 @@ final class NbdWire implements AutoCloseable {
   private final Socket socket;
   private final DataInputStream in;
   private final OutputStream out;
-  private final long size;
 
-  private NbdWire(Socket socket, long size) throws IOException {
+  private NbdWire(Socket socket) throws IOException {
     this.socket = socket;
     this.in = new DataInputStream(socket.getInputStream());
     this.out = socket.getOutputStream();
-    this.size = size;
   }
 
   /** Connects and negotiates {@code export}. */
@@ -50,13 +48,9 @@ final class NbdWire implements AutoCloseable {
     hello.putInt(3); // FIXED_NEWSTYLE | NO_ZEROES
     hello.putLong(IHAVEOPT).putInt(1).putInt(name.length).put(name); // NBD_OPT_EXPORT_NAME
     socket.getOutputStream().write(hello.array());
-    long size = in.readLong();
+    in.readLong(); // export size
     in.readUnsignedShort(); // transmission flags
-    return new NbdWire(socket, size);
-  }
-
-  long size() {
-    return size;
+    return new NbdWire(socket);
   }
 
   /** Encodes one request into {@code batch}; nothing is sent until {@link #send}. */

@@ -162,32 +162,13 @@ class ObjectStoreIT {
             }
           }
         }
-        try (OsdProcess dump =
-            OsdProcess.start(
-                "admin",
-                "--http",
-                "127.0.0.1:" + metricsPort,
-                "dump_metrics",
-                "tidestore_cache_policy")) {
-          assertEquals(0, dump.awaitExit(STOP), dump.output());
-          assertTrue(
-              dump.output().contains("\"name\" : \"tidestore_cache_policy_switches_total\""),
-              dump.output());
-          assertTrue(dump.output().contains("\"value\" : 1.0"), dump.output());
-        }
-        try (OsdProcess dump =
-            OsdProcess.start(
-                "admin",
-                "--http",
-                "127.0.0.1:" + metricsPort,
-                "dump_metrics",
-                "tidestore_object_op_latency")) {
-          assertEquals(0, dump.awaitExit(STOP), dump.output());
-          String json = dump.output();
-          assertTrue(json.contains("\"op\" : \"read\""), json);
-          assertTrue(json.contains("\"avg\""), json);
-          assertTrue(json.contains("\"le\" : \"+Inf\""), json);
-        }
+        String policy = dumpMetrics(metricsPort, "tidestore_cache_policy");
+        assertTrue(policy.contains("\"name\" : \"tidestore_cache_policy_switches_total\""), policy);
+        assertTrue(policy.contains("\"value\" : 1.0"), policy);
+        String latency = dumpMetrics(metricsPort, "tidestore_object_op_latency");
+        assertTrue(latency.contains("\"op\" : \"read\""), latency);
+        assertTrue(latency.contains("\"avg\""), latency);
+        assertTrue(latency.contains("\"le\" : \"+Inf\""), latency);
         assertTrue(metrics.contains("tidestore_cache_capacity_bytes{shard=\"3\"}"), metrics);
         osd.signal("TERM");
         assertEquals(0, osd.awaitExit(STOP), osd.output());
@@ -316,6 +297,15 @@ class ObjectStoreIT {
       assertTrue(!image(at, 0, "ls").contains("img1"));
       osd.signal("TERM");
       assertEquals(0, osd.awaitExit(STOP), osd.output());
+    }
+  }
+
+  /** {@code tidestore admin dump_metrics PREFIX}'s output; fails unless it exits 0. */
+  private static String dumpMetrics(int metricsPort, String prefix) throws Exception {
+    try (OsdProcess dump =
+        OsdProcess.start("admin", "--http", "127.0.0.1:" + metricsPort, "dump_metrics", prefix)) {
+      assertEquals(0, dump.awaitExit(STOP), dump.output());
+      return dump.output();
     }
   }
 

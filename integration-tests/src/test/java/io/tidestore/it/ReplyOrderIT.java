@@ -43,21 +43,8 @@ class ReplyOrderIT {
 
   private record Ports(int object, int nbd, int metrics) {}
 
-  private OsdProcess start(Path data) throws Exception {
-    return OsdProcess.start(
-        "osd",
-        "--data",
-        data.toString(),
-        "--metrics-port",
-        "0",
-        "--port",
-        "0",
-        "--nbd-port",
-        "0",
-        "--reactors",
-        "1",
-        "--cache-size",
-        "16m");
+  private static OsdProcess start(Path data) throws Exception {
+    return OsdProcess.startOsd(data, "--reactors", "1", "--cache-size", "16m");
   }
 
   private static Ports ports(OsdProcess osd) throws Exception {

@@ -44,10 +44,6 @@ public final class RecordedHistogram {
     this.interval = new Histogram(highest, DIGITS);
   }
 
-  public int writerCount() {
-    return writers.length;
-  }
-
   /** Records {@code value}; writer {@code writer}'s thread only. No allocation. */
   public void record(int writer, long value) {
     long v = Math.max(0, Math.min(value, highest));

@@ -77,171 +77,189 @@ public final class StoreMetrics {
   }
 
   private static void bindShard(MeterRegistry registry, ShardStatsSampler sampler, int tag) {
-    counter(
+    meter(
         registry,
         sampler,
         tag,
+        Kind.COUNTER,
         "tidestore.journal.records",
         null,
         "Journal records written",
         ShardStats::records);
-    counter(
+    meter(
         registry,
         sampler,
         tag,
+        Kind.COUNTER,
         "tidestore.journal.written",
         "bytes",
         "Journal record bytes written for user operations",
         ShardStats::journalBytesWritten);
-    counter(
+    meter(
         registry,
         sampler,
         tag,
+        Kind.COUNTER,
         "tidestore.store.user.written",
         "bytes",
         "Bytes clients asked to write",
         ShardStats::userBytesWritten);
-    counter(
+    meter(
         registry,
         sampler,
         tag,
+        Kind.COUNTER,
         "tidestore.cleaner.relocated",
         "bytes",
         "Record bytes the cleaner wrote relocating live blocks",
         ShardStats::cleanerBytesWritten);
-    counter(
+    meter(
         registry,
         sampler,
         tag,
+        Kind.COUNTER,
         "tidestore.cleaner.segments.cleaned",
         null,
         "Segments the cleaner reclaimed",
         ShardStats::segmentsCleaned);
-    counter(
+    meter(
         registry,
         sampler,
         tag,
+        Kind.COUNTER,
         "tidestore.store.space.waits",
         null,
         "Writes that waited for the cleaner to free space",
         ShardStats::spaceWaits);
-    counter(
+    meter(
         registry,
         sampler,
         tag,
+        Kind.COUNTER,
         "tidestore.store.space.wait",
         "seconds",
         "Time writes waited for space",
         s -> s.spaceWaitNanos() / 1e9);
-    counter(
+    meter(
         registry,
         sampler,
         tag,
+        Kind.COUNTER,
         "tidestore.store.checkpoints",
         null,
         "Index checkpoints written since mount",
         ShardStats::checkpoints);
-    gauge(
+    meter(
         registry,
         sampler,
         tag,
+        Kind.GAUGE,
         "tidestore.store.write.amplification",
         null,
         "(journal + cleaner bytes) / user bytes since mount",
         ShardStats::writeAmplification);
-    gauge(
+    meter(
         registry,
         sampler,
         tag,
+        Kind.GAUGE,
         "tidestore.store.space.wait.max",
         "seconds",
         "Longest wait of a write for space",
         s -> s.spaceWaitMaxNanos() / 1e9);
-    gauge(
+    meter(
         registry,
         sampler,
         tag,
+        Kind.GAUGE,
         "tidestore.store.segments",
         null,
         "Segments in the shard",
         ShardStats::segmentsTotal);
-    gauge(
+    meter(
         registry,
         sampler,
         tag,
+        Kind.GAUGE,
         "tidestore.store.segments.free",
         null,
         "Segments free for new records",
         ShardStats::segmentsFree);
-    gauge(
+    meter(
         registry,
         sampler,
         tag,
+        Kind.GAUGE,
         "tidestore.store.capacity",
         "bytes",
         "Bytes of all segments",
         s -> (double) s.segmentsTotal() * s.segmentBytes());
-    gauge(
+    meter(
         registry,
         sampler,
         tag,
+        Kind.GAUGE,
         "tidestore.store.free",
         "bytes",
         "Bytes of free segments",
         s -> (double) s.segmentsFree() * s.segmentBytes());
-    gauge(
+    meter(
         registry,
         sampler,
         tag,
+        Kind.GAUGE,
         "tidestore.store.used",
         "bytes",
         "Bytes of live blocks (referenced by the index)",
         s -> (double) s.liveBlocks() * Blocks.SIZE);
-    gauge(
+    meter(
         registry,
         sampler,
         tag,
+        Kind.GAUGE,
         "tidestore.store.objects",
         null,
         "Objects in the shard",
         ShardStats::objects);
-    gauge(
+    meter(
         registry,
         sampler,
         tag,
+        Kind.GAUGE,
         "tidestore.store.index",
         "bytes",
         "Heap and off-heap bytes of the object index",
         ShardStats::indexBytes);
   }
 
-  private static void counter(
-      MeterRegistry registry,
-      ShardStatsSampler sampler,
-      int shard,
-      String name,
-      String unit,
-      String help,
-      ToDoubleFunction<ShardStats> field) {
-    FunctionCounter.builder(name, sampler, s -> s.value(shard, field))
-        .baseUnit(unit)
-        .description(help)
-        .tags("shard", Integer.toString(shard))
-        .register(registry);
+  private enum Kind {
+    COUNTER,
+    GAUGE
   }
 
-  private static void gauge(
+  private static void meter(
       MeterRegistry registry,
       ShardStatsSampler sampler,
       int shard,
+      Kind kind,
       String name,
       String unit,
       String help,
       ToDoubleFunction<ShardStats> field) {
-    Gauge.builder(name, sampler, s -> s.value(shard, field))
-        .baseUnit(unit)
-        .description(help)
-        .tags("shard", Integer.toString(shard))
-        .register(registry);
+    ToDoubleFunction<ShardStatsSampler> value = s -> s.value(shard, field);
+    String tag = Integer.toString(shard);
+    if (kind == Kind.COUNTER) {
+      FunctionCounter.builder(name, sampler, value)
+          .baseUnit(unit)
+          .description(help)
+          .tags("shard", tag)
+          .register(registry);
+    } else {
+      Gauge.builder(name, sampler, value)
+          .baseUnit(unit)
+          .description(help)
+          .tags("shard", tag)
+          .register(registry);
+    }
   }
 }

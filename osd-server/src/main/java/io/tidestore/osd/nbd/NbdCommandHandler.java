@@ -3,6 +3,7 @@ package io.tidestore.osd.nbd;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.tidestore.osd.metrics.OpLatencies;
 import io.tidestore.osd.protocol.OpException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -28,25 +29,30 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
 
   private final BlockImage image;
   private final NbdServer.Limits limits;
+  private final OpLatencies latencies;
   private ChannelHandlerContext ctx;
+  private int latencySlot = -1;
   private int inFlight;
   private boolean disconnecting;
   private boolean reading; // inside a read batch: one flush at channelReadComplete
   private boolean flushPending;
 
-  NbdCommandHandler(BlockImage image, NbdServer.Limits limits) {
+  NbdCommandHandler(BlockImage image, NbdServer.Limits limits, OpLatencies latencies) {
     this.image = image;
     this.limits = limits;
+    this.latencies = latencies;
   }
 
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
     this.ctx = ctx;
+    this.latencySlot = latencies.slotOf(ctx.executor());
   }
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     NbdRequest request = (NbdRequest) msg;
+    long decodedNanos = System.nanoTime();
     reading = true;
     if (disconnecting) {
       release(request);
@@ -57,16 +63,20 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
       release(request);
       LOG.fine(() -> "NBD request type " + request.type() + " rejected with errno " + error);
       reply(request.cookie(), error, null);
+      latencies.record(request.type(), latencySlot, System.nanoTime() - decodedNanos);
       return;
     }
     boolean fua = (request.flags() & Nbd.CMD_FLAG_FUA) != 0;
     switch (request.type()) {
-      case Nbd.CMD_READ -> track(request, image.read(request.offset(), (int) request.length()));
-      case Nbd.CMD_WRITE -> track(request, image.write(request.offset(), request.payload(), fua));
-      case Nbd.CMD_FLUSH -> track(request, image.flush());
-      case Nbd.CMD_TRIM -> track(request, image.trim(request.offset(), request.length(), fua));
+      case Nbd.CMD_READ ->
+          track(request, image.read(request.offset(), (int) request.length()), decodedNanos);
+      case Nbd.CMD_WRITE ->
+          track(request, image.write(request.offset(), request.payload(), fua), decodedNanos);
+      case Nbd.CMD_FLUSH -> track(request, image.flush(), decodedNanos);
+      case Nbd.CMD_TRIM ->
+          track(request, image.trim(request.offset(), request.length(), fua), decodedNanos);
       case Nbd.CMD_WRITE_ZEROES ->
-          track(request, image.writeZeroes(request.offset(), request.length(), fua));
+          track(request, image.writeZeroes(request.offset(), request.length(), fua), decodedNanos);
       case Nbd.CMD_DISC -> {
         disconnecting = true;
         ctx.channel().config().setAutoRead(false);
@@ -110,21 +120,23 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
     return 0;
   }
 
-  private <T> void track(NbdRequest request, CompletionStage<T> stage) {
+  private <T> void track(NbdRequest request, CompletionStage<T> stage, long decodedNanos) {
     inFlight++;
     if (inFlight >= limits.maxInFlight()) {
       ctx.channel().config().setAutoRead(false);
     }
-    stage.whenComplete(new Completion<>(request.cookie(), request.type()));
+    stage.whenComplete(new Completion<>(request.cookie(), request.type(), decodedNanos));
   }
 
   private final class Completion<T> implements BiConsumer<T, Throwable> {
     private final long cookie;
     private final int type;
+    private final long decodedNanos;
 
-    Completion(long cookie, int type) {
+    Completion(long cookie, int type, long decodedNanos) {
       this.cookie = cookie;
       this.type = type;
+      this.decodedNanos = decodedNanos;
     }
 
     @Override
@@ -160,6 +172,7 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
       } else {
         reply(cookie, 0, type == Nbd.CMD_READ ? (ByteBuf) value : null);
       }
+      latencies.record(type, latencySlot, System.nanoTime() - decodedNanos);
       if (disconnecting) {
         closeIfDrained();
       } else if (!ctx.channel().config().isAutoRead() && inFlight <= limits.maxInFlight() / 2) {

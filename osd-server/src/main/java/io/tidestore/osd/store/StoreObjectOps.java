@@ -12,8 +12,10 @@ import io.tidestore.osd.protocol.Status;
 import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.shard.Handoff;
 import io.tidestore.osd.shard.ShardAssignment;
+import io.tidestore.store.api.JournalObserver;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.ObjectStore;
+import io.tidestore.store.api.ShardStats;
 import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.cache.ExtentCache;
@@ -25,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.IntFunction;
 
 /**
  * {@link ObjectOps} over the object store: every shard is mounted on the reactor that owns it
@@ -111,6 +114,30 @@ public final class StoreObjectOps implements ObjectOps, AutoCloseable {
       all.add(byShard[shard].cache(shard));
     }
     return all;
+  }
+
+  /**
+   * Every shard's stats, indexed by shard, each snapshot taken on the reactor owning the shard (the
+   * only thread that may read its counters). Any thread.
+   */
+  public CompletableFuture<ShardStats[]> shardStats() {
+    ShardStats[] out = new ShardStats[byShard.length];
+    List<CompletableFuture<Void>> taken = new ArrayList<>();
+    for (ReactorShards shards : reactors) {
+      taken.add(CompletableFuture.runAsync(() -> shards.statsInto(out), shards.reactor().loop()));
+    }
+    return CompletableFuture.allOf(taken.toArray(CompletableFuture[]::new)).thenApply(v -> out);
+  }
+
+  /** Gives every shard's journal its observer, each on its reactor; blocks until done. */
+  public void observeJournals(IntFunction<JournalObserver> observers) {
+    List<CompletableFuture<Void>> set = new ArrayList<>();
+    for (ReactorShards shards : reactors) {
+      set.add(
+          CompletableFuture.runAsync(
+              () -> shards.observeJournals(observers), shards.reactor().loop()));
+    }
+    CompletableFuture.allOf(set.toArray(CompletableFuture[]::new)).join();
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.tidestore.store.shard;
 
 import io.tidestore.store.api.ExtentCacheHook;
+import io.tidestore.store.api.JournalObserver;
 import io.tidestore.store.api.ListPage;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.ObjectStat;
@@ -73,6 +74,8 @@ public final class LogShard implements ShardStore, Journal.Listener {
   private boolean closed;
   private long userBytes;
   private long spaceWaitMaxNanos;
+  private long spaceWaits;
+  private long spaceWaitNanos;
   private long replayedRecords;
 
   LogShard(
@@ -1002,6 +1005,14 @@ public final class LogShard implements ShardStore, Journal.Listener {
 
   void noteSpaceWait(long nanos) {
     spaceWaitMaxNanos = Math.max(spaceWaitMaxNanos, nanos);
+    spaceWaits++;
+    spaceWaitNanos += nanos;
+  }
+
+  @Override
+  public void observeJournal(JournalObserver observer) {
+    enter();
+    journal.observe(observer);
   }
 
   @Override
@@ -1018,7 +1029,10 @@ public final class LogShard implements ShardStore, Journal.Listener {
         index.objectCount(),
         index.footprintBytes(),
         checkpointer.written(),
-        spaceWaitMaxNanos);
+        spaceWaitMaxNanos,
+        spaceWaits,
+        spaceWaitNanos,
+        superblock.segmentBytes());
   }
 
   /** Records replay applied when this shard was mounted. */

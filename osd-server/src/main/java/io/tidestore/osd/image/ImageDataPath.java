@@ -57,7 +57,7 @@ final class ImageDataPath {
     int length = data.readableBytes();
     int inObject = layout.offsetInObject(offset);
     if (inObject + length <= layout.objectSize()) {
-      io.write(targets.of(layout.objectNumber(offset)), inObject, data, new Join(done).piece());
+      io.write(targets.of(layout.objectNumber(offset)), inObject, data, new Join(done));
       return;
     }
     Join join = new Join(done);
@@ -82,16 +82,11 @@ final class ImageDataPath {
   /** Completes {@code done} once every piece did, with the first failure if any. */
   private static final class Join implements StoreCompletion<Void> {
     private final BlockImage.Done done;
-    int left = 1; // 1 until every piece is issued
+    int left = 1; // 1 until every piece is issued; a lone piece's completion takes it to 0
     private Throwable first;
 
     Join(BlockImage.Done done) {
       this.done = done;
-    }
-
-    /** This join as a single piece's completion: the request is issued in one call. */
-    Join piece() {
-      return this;
     }
 
     void issued() {

@@ -240,7 +240,8 @@ public final class StoreObjectOps implements ObjectOps, PieceIo, AutoCloseable {
                     target.key(),
                     offset,
                     into,
-                    (count, failure) -> replyOn(caller, () -> done.complete(count, failure))));
+                    (count, failure) ->
+                        Handoff.replyOn(caller, () -> done.complete(count, failure))));
   }
 
   @Override
@@ -270,7 +271,8 @@ public final class StoreObjectOps implements ObjectOps, PieceIo, AutoCloseable {
                     target.key(),
                     offset,
                     segment(data),
-                    (value, failure) -> replyOn(caller, () -> done.complete(value, failure)));
+                    (value, failure) ->
+                        Handoff.replyOn(caller, () -> done.complete(value, failure)));
           } finally {
             data.release();
           }
@@ -284,19 +286,6 @@ public final class StoreObjectOps implements ObjectOps, PieceIo, AutoCloseable {
     } catch (RejectedExecutionException e) {
       refused.complete(
           null, new StoreException(StoreException.Code.CLOSED, "owning reactor stopped"));
-    }
-  }
-
-  /** Runs {@code reply} on the caller's reactor, or here when that one is gone. */
-  private static void replyOn(EventExecutor caller, Runnable reply) {
-    if (caller.inEventLoop()) {
-      reply.run();
-      return;
-    }
-    try {
-      caller.execute(reply);
-    } catch (RejectedExecutionException e) {
-      reply.run();
     }
   }
 

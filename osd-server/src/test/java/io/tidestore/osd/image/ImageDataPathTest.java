@@ -5,20 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.tidestore.osd.cpu.CpuAllocator;
 import io.tidestore.osd.nbd.BlockImage;
 import io.tidestore.osd.reactor.Reactors;
-import io.tidestore.osd.reactor.Transport;
-import io.tidestore.osd.store.ShardCaches;
-import io.tidestore.osd.store.StoreObjectOps;
+import io.tidestore.osd.store.StoreOnReactors;
 import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
-import io.tidestore.store.cache.PolicyConfig;
-import io.tidestore.store.io.IoQueueConfig;
-import io.tidestore.store.memory.MemoryBudget;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -41,48 +34,34 @@ class ImageDataPathTest {
   void readsZeroHolesAndShortObjectsAndLeaveTheHeaderAlone() throws Exception {
     Path data = dir.resolve("store");
     ObjectStore.mkfs(data, 2, 64L << 20, ObjectStore.defaultSegmentBytes(64L << 20));
-    try (ObjectStore store = ObjectStore.open(data, StoreConfig.defaults());
-        Reactors reactors =
-            Reactors.start(
-                Transport.EPOLL,
-                new int[] {CpuAllocator.UNPINNED, CpuAllocator.UNPINNED},
-                Optional.empty())) {
-      StoreObjectOps ops =
-          StoreObjectOps.start(
-              store,
-              reactors,
-              IoQueueConfig.defaults(),
-              new ShardCaches(1 << 20, PolicyConfig.daemonDefault(), new MemoryBudget(64L << 20)));
-      try {
-        BlockImage image =
-            new ObjectImage(
-                ops,
-                new ImageLayout("dp", ImageLayout.DEFAULT_OBJECT_SIZE),
-                "dp",
-                16L * MIB,
-                false);
-        // Straddles objects 0 and 1: object 1 ends 4 KiB in.
-        write(reactors, image, 4L * MIB - 4096, filled(8192, (byte) 0x11));
-        // Object 2 holds 110 bytes.
-        write(reactors, image, 8L * MIB + 10, filled(100, (byte) 0x22));
+    try (StoreOnReactors served = StoreOnReactors.open(data, StoreConfig.defaults())) {
+      Reactors reactors = served.reactors();
+      BlockImage image =
+          new ObjectImage(
+              served.ops(),
+              new ImageLayout("dp", ImageLayout.DEFAULT_OBJECT_SIZE),
+              "dp",
+              16L * MIB,
+              false);
+      // Straddles objects 0 and 1: object 1 ends 4 KiB in.
+      write(reactors, image, 4L * MIB - 4096, filled(8192, (byte) 0x11));
+      // Object 2 holds 110 bytes.
+      write(reactors, image, 8L * MIB + 10, filled(100, (byte) 0x22));
 
-        byte[] straddle = read(reactors, image, 4L * MIB - 4096, 16384);
-        assertRange(straddle, 0, 8192, (byte) 0x11);
-        assertRange(straddle, 8192, 16384, (byte) 0); // past object 1's end
+      byte[] straddle = read(reactors, image, 4L * MIB - 4096, 16384);
+      assertRange(straddle, 0, 8192, (byte) 0x11);
+      assertRange(straddle, 8192, 16384, (byte) 0); // past object 1's end
 
-        byte[] small = read(reactors, image, 8L * MIB, 4096);
-        assertRange(small, 0, 10, (byte) 0);
-        assertRange(small, 10, 110, (byte) 0x22);
-        assertRange(small, 110, 4096, (byte) 0);
+      byte[] small = read(reactors, image, 8L * MIB, 4096);
+      assertRange(small, 0, 10, (byte) 0);
+      assertRange(small, 10, 110, (byte) 0x22);
+      assertRange(small, 110, 4096, (byte) 0);
 
-        byte[] pastEnd = read(reactors, image, 8L * MIB + 65536, 65536); // object 2, past its end
-        assertRange(pastEnd, 0, 65536, (byte) 0);
+      byte[] pastEnd = read(reactors, image, 8L * MIB + 65536, 65536); // object 2, past its end
+      assertRange(pastEnd, 0, 65536, (byte) 0);
 
-        byte[] hole = read(reactors, image, 12L * MIB + 4096, 8192); // object 3, never written
-        assertRange(hole, 0, 8192, (byte) 0);
-      } finally {
-        ops.close();
-      }
+      byte[] hole = read(reactors, image, 12L * MIB + 4096, 8192); // object 3, never written
+      assertRange(hole, 0, 8192, (byte) 0);
     }
   }
 

@@ -285,11 +285,13 @@ public final class LogShard implements ShardStore, Journal.Listener {
     boolean headDisk = headPartial && headBase == null;
     boolean tailDisk = tailPartial && tailBase == null;
     if (!headDisk && !tailDisk) {
-      MemorySegment own = copied ? data : heapCopy(data);
       MemorySegment h0 = headBase;
       MemorySegment t0 = tailBase;
       if (!stageWrite(e, offset, data, headBase, tailBase, done)) {
-        // Parked for space: keep copies, the caller's buffer and batch slices may change.
+        // Parked for space: keep copies, the caller's buffer and batch slices may change. Only
+        // here: a staged write has its bytes in the batch already, so copying up front would cost
+        // every write an extra copy and allocation for the rare park.
+        MemorySegment own = copied ? data : heapCopy(data);
         MemorySegment h1 = stable(h0);
         MemorySegment t1 = stable(t0);
         park(e, () -> stageWrite(e, offset, own, h1, t1, done), done);

@@ -47,22 +47,8 @@ class MemoryLimitIT {
   }
 
   private static OsdProcess start(Path data, String memoryLimit) throws Exception {
-    return OsdProcess.start(
-        "osd",
-        "--data",
-        data.toString(),
-        "--metrics-port",
-        "0",
-        "--port",
-        "0",
-        "--nbd-port",
-        "0",
-        "--reactors",
-        "2",
-        "--cache-size",
-        "64m",
-        "--memory-limit",
-        memoryLimit);
+    return OsdProcess.startOnFreePorts(
+        data, "--reactors", "2", "--cache-size", "64m", "--memory-limit", memoryLimit);
   }
 
   @Test

@@ -163,8 +163,8 @@ public final class Journal implements IoCompletion {
   }
 
   /**
-   * The NO_MEMORY error of the last {@link #reserve} that returned null because {@code
-   * --memory-limit} refused a buffer, or null; reading it clears it.
+   * The NO_MEMORY error if the latest {@link #reserve} returned null because {@code --memory-limit}
+   * refused a buffer, else null; reading it clears it.
    */
   public StoreException takeMemoryRefusal() {
     StoreException e = memoryRefusal;
@@ -204,6 +204,8 @@ public final class Journal implements IoCompletion {
    * @return the batch to stage into, or null when the shard has no space for it
    */
   public Batch reserve(int metaBytes, int dataBlocks, boolean cleaner) {
+    // A refusal describes only the latest call, so an older one never relabels a NO_SPACE.
+    memoryRefusal = null;
     if (failure != null) {
       return null;
     }

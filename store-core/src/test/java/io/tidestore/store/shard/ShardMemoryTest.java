@@ -170,4 +170,28 @@ class ShardMemoryTest {
     }
     assertEquals(0, budget.reservedBytes());
   }
+
+  @Test
+  void aWriteWhoseBatchDoesNotFitFailsWithNoMemoryAndTheShardKeepsServing() throws IOException {
+    // Free after mount: 32 KiB, less than a write larger than a batch buffer needs of its own.
+    MemoryBudget budget = new MemoryBudget(FIXED + IndexMemory.STEP + (32 << 10));
+    StoreHarness h = harness(dir, budget);
+    try {
+      ObjectKey small = new ObjectKey(1, "small");
+      byte[] four = bytes(4096, 8);
+      h.write(small, 0, four);
+      byte[] big = bytes(100 << 10, 9);
+      StoreException e =
+          assertThrows(StoreException.class, () -> h.write(new ObjectKey(1, "big"), 0, big));
+      assertEquals(StoreException.Code.NO_MEMORY, e.code(), e.getMessage());
+      assertTrue(e.getMessage().contains("journal batch"), e.getMessage());
+      assertEquals(FIXED, budget.reservedBytes(MemoryUse.IO_BUFFERS), "nothing kept for it");
+      assertArrayEquals(four, h.read(small, 0, four.length));
+      h.write(small, 4096, four);
+      assertArrayEquals(four, h.read(small, 4096, four.length));
+    } finally {
+      h.close();
+    }
+    assertEquals(0, budget.reservedBytes());
+  }
 }

@@ -32,7 +32,7 @@ public final class IndexMemory implements AutoCloseable {
   private final String what;
   private final List<MemoryBudget.Reservation> steps = new ArrayList<>();
   private long reserved;
-  private boolean overLogged;
+  private boolean refusing;
 
   /** Reserves the first step at once: an index that cannot get one cannot take a new object. */
   public IndexMemory(MemoryBudget budget, String what) {
@@ -69,21 +69,24 @@ public final class IndexMemory implements AutoCloseable {
   }
 
   /**
-   * Growth of existing objects that the budget refused: it is applied anyway (it is durable), and
-   * said once, since new objects are refused from now on.
+   * Says once, when it starts, that the index is past what the budget gives it (new objects are
+   * refused from then on), and once when it fits again; {@code fits} is the latest answer.
    */
-  void overshoot(long footprint) {
-    if (!overLogged) {
-      overLogged = true;
+  void note(boolean fits, long footprint) {
+    if (fits == refusing) {
+      refusing = !fits;
       LOG.log(
-          System.Logger.Level.WARNING,
+          fits ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
           what
               + " is estimated at "
               + MemoryBudget.formatBytes(footprint)
-              + ", past its "
+              + " with "
               + MemoryBudget.formatBytes(reserved)
-              + " reservation: --memory-limit is reached, new objects are refused until objects"
-              + " are removed or the limit is raised");
+              + " reserved: "
+              + (fits
+                  ? "new objects are accepted again"
+                  : "--memory-limit is reached, new objects are refused (NO_MEMORY) until"
+                      + " objects are removed or the limit is raised; existing ones keep working"));
     }
   }
 

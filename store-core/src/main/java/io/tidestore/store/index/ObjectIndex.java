@@ -35,7 +35,12 @@ public final class ObjectIndex {
    * false, creating objects must fail; existing ones keep working.
    */
   public boolean admitsNewObject() {
-    return memory == null || memory.cover(footprint + IndexMemory.NEW_OBJECT_BYTES);
+    if (memory == null) {
+      return true;
+    }
+    boolean fits = memory.cover(footprint + IndexMemory.NEW_OBJECT_BYTES);
+    memory.note(fits, footprint);
+    return fits;
   }
 
   /** Gives the index's reservation back (shard close). */
@@ -50,7 +55,8 @@ public final class ObjectIndex {
   void adjust(long delta) {
     footprint += delta;
     if (delta > 0 && memory != null && !memory.cover(footprint)) {
-      memory.overshoot(footprint);
+      // Growth of an existing object is applied anyway: its record is already durable.
+      memory.note(false, footprint);
     }
   }
 

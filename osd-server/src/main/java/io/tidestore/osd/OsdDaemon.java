@@ -4,6 +4,8 @@ import io.tidestore.cli.VersionInfo;
 import io.tidestore.osd.admin.AdminHttpServer;
 import io.tidestore.osd.image.ImageCatalog;
 import io.tidestore.osd.metrics.CacheMetrics;
+import io.tidestore.osd.metrics.MemoryMetrics;
+import io.tidestore.osd.metrics.NettyMemory;
 import io.tidestore.osd.metrics.OpLatencies;
 import io.tidestore.osd.metrics.OsdMetrics;
 import io.tidestore.osd.metrics.ReactorMetrics;
@@ -22,7 +24,9 @@ import io.tidestore.store.cache.CacheSizing;
 import io.tidestore.store.cache.PolicyConfig;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.memory.MemoryBudget;
+import io.tidestore.store.memory.MemoryUse;
 import io.tidestore.store.shard.ShardFiles;
+import io.tidestore.store.shard.ShardMemory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -49,6 +53,7 @@ public final class OsdDaemon implements AutoCloseable {
   private final Instant started = Instant.now();
   private final ShutdownSignal shutdownSignal = new ShutdownSignal();
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+  private final MemoryBudget budget;
   private AdminHttpServer admin;
   private Reactors reactors;
   private ObjectProtocolServer objects;
@@ -56,6 +61,7 @@ public final class OsdDaemon implements AutoCloseable {
 
   private OsdDaemon(OsdSettings settings) {
     this.settings = settings;
+    this.budget = new MemoryBudget(settings.memoryLimitBytes());
   }
 
   /** Starts every part, or closes what was started and throws. */
@@ -85,9 +91,15 @@ public final class OsdDaemon implements AutoCloseable {
     ObjectStore store = null;
     if (Files.exists(ShardFiles.data(settings.dataDir(), 0))) {
       // The store takes the data directory's lock itself.
-      store = ObjectStore.open(settings.dataDir(), StoreConfig.defaults());
+      store = ObjectStore.open(settings.dataDir(), StoreConfig.defaults(), budget);
       resources.push(store);
       LOG.info("object store: " + store.shardCount() + " shards in " + settings.dataDir());
+      MemoryFit.check(
+          settings.memoryLimitBytes(),
+          CacheSizing.perShardBytes(settings.cacheBytes(), store.shardCount()) * store.shardCount(),
+          store.shardCount(),
+          ShardMemory.fixedIoBytes(store.config(), store.segmentBytes()),
+          ShardMemory.minimumIndexBytes());
     } else {
       resources.push(DataDirLock.acquire(settings.dataDir()));
       LOG.info(
@@ -104,11 +116,11 @@ public final class OsdDaemon implements AutoCloseable {
     reactors = ReactorSetup.start(settings);
     resources.push(reactors);
     ReactorMetrics.bind(metrics.registry(), reactors);
+    MemoryMetrics.bind(metrics.registry(), budget);
 
     // Without a store, HELLO, PING and SHARD_MAP work and object ops answer EOPNOTSUPP.
     StoreObjectOps ops = null;
     if (store != null) {
-      MemoryBudget budget = new MemoryBudget(settings.memoryLimitBytes());
       ShardCaches caches =
           new ShardCaches(
               CacheSizing.perShardBytes(settings.cacheBytes(), store.shardCount()),
@@ -224,7 +236,25 @@ public final class OsdDaemon implements AutoCloseable {
         + jsonEscape(settings.dataDir().toString())
         + "\",\"uptime_s\":"
         + Duration.between(started, Instant.now()).toSeconds()
+        + ",\"memory\":"
+        + memoryJson()
         + "}";
+  }
+
+  /** {"limit":..,"reserved":..,"cache":..,"io_buffers":..,"index":..,"netty":..} in bytes. */
+  private String memoryJson() {
+    StringBuilder json =
+        new StringBuilder("{\"limit\":")
+            .append(budget.limitBytes())
+            .append(",\"reserved\":")
+            .append(budget.reservedBytes());
+    for (MemoryUse use : MemoryUse.values()) {
+      json.append(",\"")
+          .append(MemoryMetrics.tagOf(use))
+          .append("\":")
+          .append(budget.reservedBytes(use));
+    }
+    return json.append(",\"netty\":").append(NettyMemory.usedDirectBytes()).append('}').toString();
   }
 
   private static String jsonEscape(String s) {

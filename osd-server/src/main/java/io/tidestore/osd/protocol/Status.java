@@ -8,6 +8,7 @@ public final class Status {
   public static final int OK = 0;
   public static final int ENOENT = 2;
   public static final int EIO = 5;
+  public static final int ENOMEM = 12;
   public static final int EAGAIN = 11;
   public static final int EEXIST = 17;
   public static final int EINVAL = 22;
@@ -30,6 +31,7 @@ public final class Status {
       case OK -> "OK";
       case ENOENT -> "ENOENT";
       case EIO -> "EIO";
+      case ENOMEM -> "ENOMEM";
       case EAGAIN -> "EAGAIN";
       case EEXIST -> "EEXIST";
       case EINVAL -> "EINVAL";

@@ -13,6 +13,7 @@ public final class StoreErrors {
         switch (e.code()) {
           case NOT_FOUND -> Status.ENOENT;
           case NO_SPACE -> Status.ENOSPC;
+          case NO_MEMORY -> Status.ENOMEM;
           case INVALID -> Status.EINVAL;
           case READ_ONLY -> Status.EROFS;
           case IO_ERROR, CORRUPT -> Status.EIO;

@@ -2,6 +2,7 @@ package io.tidestore.store.api;
 
 import io.tidestore.store.DataDirLock;
 import io.tidestore.store.io.IoQueue;
+import io.tidestore.store.memory.MemoryBudget;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.CorruptRecordException;
 import io.tidestore.store.record.Superblock;
@@ -43,12 +44,15 @@ public final class ObjectStore implements AutoCloseable {
   private final DataDirLock lock;
   private final int shardCount;
   private final StoreConfig config;
+  private final MemoryBudget budget;
 
-  private ObjectStore(Path dir, DataDirLock lock, int shardCount, StoreConfig config) {
+  private ObjectStore(
+      Path dir, DataDirLock lock, int shardCount, StoreConfig config, MemoryBudget budget) {
     this.dir = dir;
     this.lock = lock;
     this.shardCount = shardCount;
     this.config = config;
+    this.budget = budget;
   }
 
   /**
@@ -123,8 +127,17 @@ public final class ObjectStore implements AutoCloseable {
     }
   }
 
-  /** Opens the store in {@code dir} and takes its lock. */
+  /** Opens the store in {@code dir} and takes its lock; its memory is counted but not limited. */
   public static ObjectStore open(Path dir, StoreConfig config) throws IOException {
+    return open(dir, config, MemoryBudget.unbounded());
+  }
+
+  /**
+   * Opens the store in {@code dir} and takes its lock; every shard it mounts charges its I/O
+   * buffers and index to {@code budget} (the daemon's {@code --memory-limit}).
+   */
+  public static ObjectStore open(Path dir, StoreConfig config, MemoryBudget budget)
+      throws IOException {
     DataDirLock lock = DataDirLock.acquire(dir);
     try {
       Superblock sb = readSuperblock(dir, 0);
@@ -137,7 +150,7 @@ public final class ObjectStore implements AutoCloseable {
                   + ShardFiles.data(dir, 0));
         }
       }
-      return new ObjectStore(dir, lock, sb.shardCount(), config);
+      return new ObjectStore(dir, lock, sb.shardCount(), config, budget);
     } catch (IOException | RuntimeException e) {
       lock.close();
       throw e;
@@ -197,6 +210,16 @@ public final class ObjectStore implements AutoCloseable {
     return config;
   }
 
+  /** The memory budget shards are charged to. */
+  public MemoryBudget budget() {
+    return budget;
+  }
+
+  /** Segment bytes of the store's shards (fixed at mkfs; the same in every shard). */
+  public long segmentBytes() throws IOException {
+    return readSuperblock(dir, 0).segmentBytes();
+  }
+
   /** The shard that holds {@code key}. */
   public int shardOf(ObjectKey key) {
     return Placement.shardOf(key, shardCount);
@@ -211,7 +234,7 @@ public final class ObjectStore implements AutoCloseable {
     if (shard < 0 || shard >= shardCount) {
       throw new IllegalArgumentException("shard " + shard + " not in 0.." + (shardCount - 1));
     }
-    return ShardMount.mount(dir, shard, queue, config, cache);
+    return ShardMount.mount(dir, shard, queue, config, cache, budget);
   }
 
   /** Releases the data directory; close every mounted shard first. */

@@ -20,6 +20,11 @@ public class StoreException extends IOException {
     IO_ERROR,
     /** EIO: data failed its checksum; it was not served. */
     CORRUPT,
+    /**
+     * ENOMEM: {@code --memory-limit} refused the memory this operation needs (a journal buffer, or
+     * index room for a new object); the daemon and other operations keep going.
+     */
+    NO_MEMORY,
     /** ESHUTDOWN: the shard was closed with the operation pending. */
     CLOSED
   }

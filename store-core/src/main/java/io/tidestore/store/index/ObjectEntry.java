@@ -25,6 +25,9 @@ public final class ObjectEntry {
   public final ObjectKey key;
   public final long id;
 
+  /** The index this entry is in, told of footprint changes; null when not in one. */
+  ObjectIndex ownerIndex;
+
   // Applied state.
   public boolean exists;
   public long size;
@@ -95,7 +98,9 @@ public final class ObjectEntry {
         return BlockEntry.HOLE;
       }
       int capacity = Math.max(index + 1, Math.min(blocks.length * 2, 16384));
+      long before = footprintBytes();
       blocks = Arrays.copyOf(blocks, Math.max(capacity, index + 1));
+      changed(before);
     }
     long old = blocks[index];
     blocks[index] = entry;
@@ -119,7 +124,9 @@ public final class ObjectEntry {
   /** Shrinks the block array after a truncate so a shrunk object gives memory back. */
   public void trimBlocks(int slots) {
     if (slots < blocks.length / 2) {
+      long before = footprintBytes();
       blocks = slots == 0 ? NO_BLOCKS : Arrays.copyOf(blocks, slots);
+      changed(before);
     }
   }
 
@@ -132,23 +139,35 @@ public final class ObjectEntry {
   }
 
   public void setXattr(String name, byte[] value) {
+    long before = footprintBytes();
     if (xattrs == null) {
       xattrs = new TreeMap<>();
     }
     xattrs.put(name, value);
+    changed(before);
   }
 
   public void removeXattr(String name) {
     if (xattrs != null) {
+      long before = footprintBytes();
       xattrs.remove(name);
       if (xattrs.isEmpty()) {
         xattrs = null;
       }
+      changed(before);
     }
   }
 
   public void clearXattrs() {
+    long before = footprintBytes();
     xattrs = null;
+    changed(before);
+  }
+
+  private void changed(long footprintBefore) {
+    if (ownerIndex != null) {
+      ownerIndex.adjust(footprintBytes() - footprintBefore);
+    }
   }
 
   /** Whether the write path holds nothing for this object (safe to drop once removed). */
@@ -161,11 +180,12 @@ public final class ObjectEntry {
 
   /**
    * Heap bytes this entry costs, estimated from the JVM's object layout (16-byte headers,
-   * compressed oops): the entry, its key and name, its block array, map nodes in the index, and its
-   * xattrs.
+   * compressed oops): the entry, its key and name, its block array, map nodes in the index (the
+   * ordered map, the id map with its boxed key, and the hashed lookup: a 32-byte node and its table
+   * slot), and its xattrs.
    */
   public long footprintBytes() {
-    long bytes = 80 + 24 + 48 + key.name().length() + 16 + 8L * blocks.length + 40 + 48 + 16;
+    long bytes = 80 + 24 + 48 + key.name().length() + 16 + 8L * blocks.length + 40 + 48 + 16 + 40;
     if (xattrs != null) {
       for (var e : xattrs.entrySet()) {
         bytes += 40 + 48 + e.getKey().length() + 16 + e.getValue().length;

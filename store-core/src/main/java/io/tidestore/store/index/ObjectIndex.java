@@ -19,6 +19,49 @@ public final class ObjectIndex {
   private final HashMap<ObjectKey, ObjectEntry> lookup = new HashMap<>();
   private final HashMap<Long, ObjectEntry> byId = new HashMap<>();
   private long nextId = 1;
+  private long footprint = EMPTY_FOOTPRINT;
+  private IndexMemory memory;
+
+  private static final long EMPTY_FOOTPRINT = 64;
+
+  /**
+   * Charges the index to {@code memory} from now on, covering what is already loaded; throws {@link
+   * io.tidestore.store.memory.MemoryBudgetExceededException} if that does not fit.
+   */
+  public void attachMemory(IndexMemory memory) {
+    memory.require(footprint);
+    this.memory = memory;
+  }
+
+  /**
+   * Whether a new object fits under the index's reservation (growing it if the budget allows). When
+   * false, creating objects must fail; existing ones keep working.
+   */
+  public boolean admitsNewObject() {
+    if (memory == null) {
+      return true;
+    }
+    boolean fits = memory.cover(footprint + IndexMemory.NEW_OBJECT_BYTES);
+    memory.note(fits, footprint);
+    return fits;
+  }
+
+  /** Gives the index's reservation back (shard close). */
+  public void releaseMemory() {
+    if (memory != null) {
+      memory.close();
+      memory = null;
+    }
+  }
+
+  /** An entry of this index changed its footprint by {@code delta} bytes. */
+  void adjust(long delta) {
+    footprint += delta;
+    if (delta > 0 && memory != null && !memory.cover(footprint)) {
+      // Growth of an existing object is applied anyway: its record is already durable.
+      memory.note(false, footprint);
+    }
+  }
 
   public ObjectEntry get(ObjectKey key) {
     return lookup.get(key);
@@ -36,16 +79,25 @@ public final class ObjectIndex {
   /** An entry with a known id (replay and checkpoint load). */
   public ObjectEntry insert(ObjectKey key, long id) {
     ObjectEntry entry = new ObjectEntry(key, id);
-    byKey.put(key, entry);
+    ObjectEntry replaced = byKey.put(key, entry);
     lookup.put(key, entry);
+    if (replaced != null) {
+      replaced.ownerIndex = null;
+      adjust(-replaced.footprintBytes());
+    }
     byId.put(id, entry);
+    entry.ownerIndex = this;
+    adjust(entry.footprintBytes());
     nextId = Math.max(nextId, id + 1);
     return entry;
   }
 
   public void drop(ObjectEntry entry) {
-    byKey.remove(entry.key, entry);
     lookup.remove(entry.key, entry);
+    if (byKey.remove(entry.key, entry)) {
+      entry.ownerIndex = null;
+      adjust(-entry.footprintBytes());
+    }
     byId.remove(entry.id, entry);
   }
 
@@ -104,9 +156,17 @@ public final class ObjectIndex {
     return out;
   }
 
-  /** Heap bytes of the whole index (see {@link ObjectEntry#footprintBytes()}). */
+  /**
+   * Heap bytes of the whole index (see {@link ObjectEntry#footprintBytes()}), kept up to date as
+   * entries change, so reading it is O(1).
+   */
   public long footprintBytes() {
-    long bytes = 64;
+    return footprint;
+  }
+
+  /** {@link #footprintBytes()} summed afresh over every entry (tests check the running sum). */
+  public long recountFootprintBytes() {
+    long bytes = EMPTY_FOOTPRINT;
     for (ObjectEntry e : byKey.values()) {
       bytes += e.footprintBytes();
     }

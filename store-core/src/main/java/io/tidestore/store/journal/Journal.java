@@ -8,6 +8,9 @@ import io.tidestore.store.io.IoCompletion;
 import io.tidestore.store.io.IoFile;
 import io.tidestore.store.io.IoOpException;
 import io.tidestore.store.io.IoQueue;
+import io.tidestore.store.memory.BudgetedArena;
+import io.tidestore.store.memory.MemoryBudgetExceededException;
+import io.tidestore.store.memory.MemoryUse;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.DeltaWriter;
 import io.tidestore.store.record.RecordDescriptor;
@@ -57,6 +60,7 @@ public final class Journal implements IoCompletion {
     void journalFailed(IoOpException cause);
   }
 
+  private static final System.Logger LOG = System.getLogger(Journal.class.getName());
   private static final int META_POOL_BYTES = 64 << 10;
 
   private final int shard;
@@ -81,6 +85,8 @@ public final class Journal implements IoCompletion {
   private long headOffset;
   private int writing;
   private StoreException failure;
+  private StoreException memoryRefusal;
+  private long lastRefusalLogNanos;
   private long bytesWritten;
   private long records;
   private JournalObserver observer = JournalObserver.NONE;
@@ -111,8 +117,20 @@ public final class Journal implements IoCompletion {
     this.epoch = epoch;
     this.headSegment = headSegment;
     this.headOffset = headOffset;
-    this.dataPool = new BufferPool(arena, config.maxBatchBytes());
-    this.metaPool = new BufferPool(arena, META_POOL_BYTES);
+    // The open batch plus those in flight: the steady state allocates nothing after mount.
+    int buffers = poolBuffers(config);
+    this.dataPool = new BufferPool(arena, config.maxBatchBytes(), buffers);
+    this.metaPool = new BufferPool(arena, META_POOL_BYTES, buffers);
+  }
+
+  /** Buffers each of the journal's pools allocates at mount. */
+  static int poolBuffers(StoreConfig config) {
+    return config.maxBatchesInFlight() + 1;
+  }
+
+  /** Native bytes the journal allocates at mount (its pools' first buffers). */
+  public static long fixedBytes(StoreConfig config) {
+    return (long) poolBuffers(config) * (config.maxBatchBytes() + META_POOL_BYTES);
   }
 
   /** The delta buffer of the open batch; valid after a successful {@link #reserve}. */
@@ -151,6 +169,16 @@ public final class Journal implements IoCompletion {
     return !idle();
   }
 
+  /**
+   * The NO_MEMORY error if the latest {@link #reserve} returned null because {@code --memory-limit}
+   * refused a buffer, else null; reading it clears it.
+   */
+  public StoreException takeMemoryRefusal() {
+    StoreException e = memoryRefusal;
+    memoryRefusal = null;
+    return e;
+  }
+
   /** The failure that stopped the journal, or null. */
   public StoreException failure() {
     return failure;
@@ -183,6 +211,8 @@ public final class Journal implements IoCompletion {
    * @return the batch to stage into, or null when the shard has no space for it
    */
   public Batch reserve(int metaBytes, int dataBlocks, boolean cleaner) {
+    // A refusal describes only the latest call, so an older one never relabels a NO_SPACE.
+    memoryRefusal = null;
     if (failure != null) {
       return null;
     }
@@ -195,6 +225,7 @@ public final class Journal implements IoCompletion {
       boolean fitsBatch =
           open.ops < config.maxBatchOps()
               && open.dataBlocks + dataBlocks <= open.capacityBlocks
+              && metaBytesOf(deltas.length() + metaBytes) <= open.meta.byteSize()
               && len <= geometry.segmentBytes();
       long sealedLen = recordLength(deltas.length(), open.dataBlocks);
       // Seal at the segment boundary rather than let a batch that fits the open segment grow
@@ -210,9 +241,32 @@ public final class Journal implements IoCompletion {
     } else if (!hasSegments(segmentsNeeded(alone), cleaner)) {
       return null;
     }
-    open = newBatch(dataBlocks);
+    try {
+      open = newBatch(dataBlocks, metaBytes);
+    } catch (MemoryBudgetExceededException e) {
+      refusedMemory(e);
+      return null;
+    }
     deltas.reset();
     return open;
+  }
+
+  private static long metaBytesOf(int metaLength) {
+    return (long) RecordDescriptor.metaBlocks(metaLength) * Blocks.SIZE;
+  }
+
+  private void refusedMemory(MemoryBudgetExceededException e) {
+    memoryRefusal =
+        new StoreException(
+            StoreException.Code.NO_MEMORY,
+            "shard " + shard + " has no memory for a journal batch: " + e.getMessage(),
+            e);
+    long now = System.nanoTime();
+    // Under overload every write could be refused; one line a second says it without flooding.
+    if (now - lastRefusalLogNanos > 1_000_000_000L || lastRefusalLogNanos == 0) {
+      lastRefusalLogNanos = now;
+      LOG.log(System.Logger.Level.WARNING, memoryRefusal.getMessage());
+    }
   }
 
   /** New segments the journal must open to place records of these lengths, in order. */
@@ -266,19 +320,42 @@ public final class Journal implements IoCompletion {
     return headSegment >= 0 && headOffset + len <= geometry.segmentBytes();
   }
 
-  private Batch newBatch(int dataBlocks) {
+  /**
+   * A batch with its data and metadata buffers: both are taken here, not at seal, so a refusal of
+   * {@code --memory-limit} fails the operation that asked, never a batch that holds others.
+   */
+  private Batch newBatch(int dataBlocks, int metaBytes) {
     Batch b = new Batch();
-    int poolBlocks = (int) (dataPool.bufferBytes() / Blocks.SIZE);
-    if (dataBlocks <= poolBlocks) {
-      b.data = dataPool.take();
-      b.pooledData = true;
-      b.capacityBlocks = poolBlocks;
-    } else {
-      b.ownArena = Arena.ofShared();
-      b.data = b.ownArena.allocate((long) dataBlocks * Blocks.SIZE, Blocks.SIZE);
-      b.capacityBlocks = dataBlocks;
+    try {
+      int poolBlocks = (int) (dataPool.bufferBytes() / Blocks.SIZE);
+      if (dataBlocks <= poolBlocks) {
+        b.data = dataPool.take();
+        b.pooledData = true;
+        b.capacityBlocks = poolBlocks;
+      } else {
+        b.data = ownArena(b).allocate((long) dataBlocks * Blocks.SIZE, Blocks.SIZE);
+        b.capacityBlocks = dataBlocks;
+      }
+      long metaNeed = metaBytesOf(metaBytes);
+      if (metaNeed <= metaPool.bufferBytes()) {
+        b.meta = metaPool.take();
+        b.pooledMeta = true;
+      } else {
+        b.meta = ownArena(b).allocate(metaNeed, Blocks.SIZE);
+      }
+      return b;
+    } catch (MemoryBudgetExceededException e) {
+      release(b);
+      throw e;
     }
-    return b;
+  }
+
+  private Arena ownArena(Batch b) {
+    if (b.ownArena == null) {
+      b.ownArena =
+          BudgetedArena.like(arena, MemoryUse.IO_BUFFERS, "journal batch of shard " + shard);
+    }
+    return b.ownArena;
   }
 
   /** Seals the open batch: numbers it, places it at the head, encodes its header. */
@@ -300,15 +377,6 @@ public final class Journal implements IoCompletion {
     }
     b.seq = nextSeq++;
     b.metaBlocks = metaBlocks;
-    if ((long) metaBlocks * Blocks.SIZE <= metaPool.bufferBytes()) {
-      b.meta = metaPool.take();
-      b.pooledMeta = true;
-    } else {
-      if (b.ownArena == null) {
-        b.ownArena = Arena.ofShared();
-      }
-      b.meta = b.ownArena.allocate((long) metaBlocks * Blocks.SIZE, Blocks.SIZE);
-    }
     MemorySegment meta = b.meta.asSlice(0, (long) metaBlocks * Blocks.SIZE);
     MemorySegment.copy(deltas.bytes(), 0, meta, RecordDescriptor.HEADER_LENGTH, metaLength);
     long tail = RecordDescriptor.HEADER_LENGTH + (long) metaLength;
@@ -427,7 +495,7 @@ public final class Journal implements IoCompletion {
         if (head.writesOutstanding > 0) {
           break;
         }
-        sealed.poll();
+        release(sealed.poll());
         continue;
       }
       if (!head.durable) {
@@ -475,6 +543,7 @@ public final class Journal implements IoCompletion {
       open = null;
       deltas.reset();
       failBatch(o, failure);
+      release(o);
     }
   }
 
@@ -488,25 +557,30 @@ public final class Journal implements IoCompletion {
 
   /** Fails everything still staged or in flight (the shard is closing without waiting). */
   public void abandon(StoreException why) {
+    // The shard frees its arena right after; batch-owned arenas go too, so no reservation outlives
+    // the shard.
     for (Batch b : sealed) {
       failBatch(b, why);
+      release(b);
     }
     if (open != null) {
       failBatch(open, why);
+      release(open);
       open = null;
     }
     sealed.clear();
   }
 
   private void release(Batch b) {
-    if (b.pooledData) {
+    if (b.pooledData && b.data != null) {
       dataPool.give(b.data);
     }
-    if (b.pooledMeta) {
+    if (b.pooledMeta && b.meta != null) {
       metaPool.give(b.meta);
     }
     if (b.ownArena != null) {
       b.ownArena.close();
+      b.ownArena = null;
     }
     b.data = null;
     b.meta = null;

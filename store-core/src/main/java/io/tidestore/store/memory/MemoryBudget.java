@@ -57,6 +57,14 @@ public final class MemoryBudget {
     reserved.addAndGet(-bytes);
   }
 
+  /**
+   * A budget that never refuses, for tools and tests that run the store outside the daemon (fsck,
+   * the torture command); it still counts, so leaks show.
+   */
+  public static MemoryBudget unbounded() {
+    return new MemoryBudget(Long.MAX_VALUE);
+  }
+
   /** The limit in bytes. */
   public long limitBytes() {
     return limit;

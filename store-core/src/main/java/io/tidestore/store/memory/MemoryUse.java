@@ -4,8 +4,8 @@ package io.tidestore.store.memory;
 public enum MemoryUse {
   /** Extent cache slabs. */
   CACHE,
-  /** I/O buffers: journal batches, read bounce buffers, rings. */
+  /** I/O buffers: journal batches, read buffers, cleaner and replay buffers. */
   IO_BUFFERS,
-  /** The object index and its checkpoints. */
+  /** The object index (a heap estimate, reserved in steps) and its checkpoint images. */
   INDEX
 }

@@ -4,7 +4,6 @@ import io.tidestore.store.api.StoreException;
 import io.tidestore.store.io.IoCompletion;
 import io.tidestore.store.io.IoOpException;
 import io.tidestore.store.record.Blocks;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.zip.CRC32C;
 
@@ -27,7 +26,6 @@ final class BlockRead implements IoCompletion {
   private final LogShard shard;
   private final Done done;
   private MemorySegment buffer;
-  private Arena ownArena;
 
   BlockRead(
       LogShard shard,
@@ -44,16 +42,20 @@ final class BlockRead implements IoCompletion {
     this.firstLocation = firstLocation;
     this.crcs = crcs;
     this.done = done;
+    if ((long) count * Blocks.SIZE > shard.readPool.bufferBytes()) {
+      // The read path splits runs at the pool's buffer size; a longer run is a bug.
+      throw new IllegalArgumentException(
+          "a run of "
+              + count
+              + " blocks exceeds the read buffer of "
+              + shard.readPool.bufferBytes());
+    }
   }
 
   void start() {
     long bytes = (long) count * Blocks.SIZE;
-    if (bytes <= shard.readPool.bufferBytes()) {
-      buffer = shard.readPool.take();
-    } else {
-      ownArena = Arena.ofShared();
-      buffer = ownArena.allocate(bytes, Blocks.SIZE);
-    }
+    // LogShard.startRead starts a read only when the pool has a free buffer.
+    buffer = shard.readPool.take();
     shard.segments.readStarted(firstLocation);
     shard.readsInFlight++;
     shard.queue.read(
@@ -112,11 +114,7 @@ final class BlockRead implements IoCompletion {
     try {
       done.done(this, blocks, failure);
     } finally {
-      if (ownArena != null) {
-        ownArena.close();
-      } else {
-        shard.readPool.give(buffer);
-      }
+      shard.readPool.give(buffer);
       buffer = null;
       shard.pumpReads();
     }

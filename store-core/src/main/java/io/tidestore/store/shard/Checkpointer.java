@@ -84,6 +84,8 @@ final class Checkpointer implements IoCompletion {
             shard.index.nextId(),
             0,
             0);
+    // Not charged here: the index's INDEX reservation already covers its image (IndexMemory), so a
+    // checkpoint, which frees segments, is never refused for memory.
     imageArena = Arena.ofShared();
     MemorySegment image =
         CheckpointCodec.encode(

@@ -14,7 +14,6 @@ import io.tidestore.store.record.DeltaVisitor;
 import io.tidestore.store.record.RecordDescriptor;
 import io.tidestore.store.record.RecordHeader;
 import io.tidestore.store.segment.SegmentTable;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -29,8 +28,10 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
   private static final System.Logger LOG = System.getLogger(Cleaner.class.getName());
 
   private final LogShard shard;
-  private Arena arena;
-  private MemorySegment buffer;
+
+  /** One segment, allocated with the shard's buffers at mount. */
+  private final MemorySegment buffer;
+
   private int victim = -1;
   private boolean reading;
   private int relocationsInFlight;
@@ -40,8 +41,9 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
   private long recordOffset;
   private boolean stalled;
 
-  Cleaner(LogShard shard) {
+  Cleaner(LogShard shard, MemorySegment buffer) {
     this.shard = shard;
+    this.buffer = buffer;
   }
 
   boolean busy() {
@@ -95,10 +97,6 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
     }
     victim = v;
     stalled = false;
-    if (buffer == null) {
-      arena = Arena.ofShared();
-      buffer = arena.allocate(shard.superblock.segmentBytes(), Blocks.SIZE);
-    }
     if (shard.queue.capacity() - shard.queue.inFlight() < 1) {
       victim = -1;
       return;
@@ -266,12 +264,6 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
   public void relocate(long id, int block, int oldLocation, int crc, int dataIndex) {
     if (!stalled) {
       relocateIfLive(id, block, dataIndex, crc);
-    }
-  }
-
-  void close() {
-    if (arena != null) {
-      arena.close();
     }
   }
 }

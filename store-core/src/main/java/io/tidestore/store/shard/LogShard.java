@@ -45,7 +45,7 @@ import java.util.zip.CRC32C;
  */
 public final class LogShard implements ShardStore, Journal.Listener {
   private static final System.Logger LOG = System.getLogger(LogShard.class.getName());
-  private static final int READ_POOL_BYTES = 128 << 10;
+  private static final int READ_POOL_BYTES = ShardMemory.READ_BUFFER_BYTES;
 
   final int shard;
   final IoQueue queue;
@@ -66,7 +66,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
   private final ArrayDeque<BlockRead> readBacklog = new ArrayDeque<>();
 
   private final Thread owner;
-  private final Arena arena;
+  final Arena arena;
   private final RecordApplier applier;
   private final MemorySegment zeroBlock;
   private int rmwInFlight;
@@ -104,7 +104,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
     this.segments = segments;
     this.cache = cache;
     this.arena = arena;
-    this.readPool = new BufferPool(arena, READ_POOL_BYTES);
+    this.readPool = new BufferPool(arena, READ_POOL_BYTES, ShardMemory.READ_BUFFERS);
     this.zeroBlock = arena.allocate(Blocks.SIZE, Blocks.SIZE);
     this.zeroBlock.fill((byte) 0);
     this.applier = new RecordApplier(index, segments, cache, true);
@@ -124,7 +124,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
             headOffset);
     this.checkpointer =
         new Checkpointer(this, checkpointSlots, lastCheckpointGeneration, lastCheckpointSeq);
-    this.cleaner = new Cleaner(this);
+    this.cleaner = new Cleaner(this, arena.allocate(superblock.segmentBytes(), Blocks.SIZE));
   }
 
   String where() {
@@ -188,6 +188,10 @@ public final class LogShard implements ShardStore, Journal.Listener {
   }
 
   private StoreException noSpace(long bytes) {
+    StoreException memory = journal.takeMemoryRefusal();
+    if (memory != null) {
+      return memory;
+    }
     return new StoreException(
         Code.NO_SPACE,
         "shard "
@@ -207,9 +211,25 @@ public final class LogShard implements ShardStore, Journal.Listener {
             + " blocks live; remove or truncate objects to free space");
   }
 
+  /** The entry to stage a mutation into; null when a new one would exceed the index's memory. */
   private ObjectEntry entryForWrite(ObjectKey key) {
     ObjectEntry e = index.get(key);
-    return e != null ? e : index.create(key);
+    return e != null ? e : index.admitsNewObject() ? index.create(key) : null;
+  }
+
+  private StoreException indexFull(ObjectKey key) {
+    return new StoreException(
+        Code.NO_MEMORY,
+        "shard "
+            + shard
+            + " cannot create "
+            + key.pool()
+            + "/"
+            + key.name()
+            + ": its index ("
+            + index.footprintBytes()
+            + " bytes) reached its share of --memory-limit; existing objects still read, write"
+            + " and remove; raise --memory-limit or remove objects");
   }
 
   /** Drops an entry that a refused operation created and nothing else uses. */
@@ -247,6 +267,10 @@ public final class LogShard implements ShardStore, Journal.Listener {
       return;
     }
     ObjectEntry e = entryForWrite(key);
+    if (e == null) {
+      done.complete(null, indexFull(key));
+      return;
+    }
     if (e.waiting != null) {
       MemorySegment copy = heapCopy(data);
       e.waiting.add(() -> doWrite(e, offset, copy, done, true));
@@ -422,7 +446,9 @@ public final class LogShard implements ShardStore, Journal.Listener {
    * otherwise queues it until completions free slots.
    */
   void startRead(BlockRead read) {
-    if (readBacklog.isEmpty() && queue.capacity() - queue.inFlight() > 2) {
+    if (readBacklog.isEmpty()
+        && queue.capacity() - queue.inFlight() > 2
+        && readPool.available() > 0) {
       read.start();
     } else {
       readBacklog.add(read);
@@ -432,7 +458,9 @@ public final class LogShard implements ShardStore, Journal.Listener {
   /** Starts backlogged reads as far as the queue allows. */
   void pumpReads() {
     boolean started = false;
-    while (!readBacklog.isEmpty() && queue.capacity() - queue.inFlight() > 2) {
+    while (!readBacklog.isEmpty()
+        && queue.capacity() - queue.inFlight() > 2
+        && readPool.available() > 0) {
       readBacklog.poll().start();
       started = true;
     }
@@ -576,6 +604,10 @@ public final class LogShard implements ShardStore, Journal.Listener {
       return;
     }
     ObjectEntry e = entryForWrite(key);
+    if (e == null) {
+      done.complete(null, indexFull(key));
+      return;
+    }
     if (e.waiting != null) {
       e.waiting.add(() -> doTruncate(e, size, done));
       return;
@@ -728,6 +760,10 @@ public final class LogShard implements ShardStore, Journal.Listener {
     }
     byte[] copy = value.clone();
     ObjectEntry e = entryForWrite(key);
+    if (e == null) {
+      done.complete(null, indexFull(key));
+      return;
+    }
     if (e.waiting != null) {
       e.waiting.add(() -> stageOrPark(e, () -> doSetXattr(e, name, copy, done), done));
       return;
@@ -1107,8 +1143,8 @@ public final class LogShard implements ShardStore, Journal.Listener {
     closed = true;
     journal.abandon(new StoreException(Code.CLOSED, "shard " + shard + " closed"));
     checkpointer.close();
-    cleaner.close();
     file.close();
     arena.close();
+    index.releaseMemory();
   }
 }

@@ -5,10 +5,14 @@ import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.checkpoint.Checkpoint;
 import io.tidestore.store.checkpoint.CheckpointCodec;
 import io.tidestore.store.index.BlockEntry;
+import io.tidestore.store.index.IndexMemory;
 import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.index.ObjectIndex;
 import io.tidestore.store.io.IoFile;
 import io.tidestore.store.io.IoQueue;
+import io.tidestore.store.memory.BudgetedArena;
+import io.tidestore.store.memory.MemoryBudget;
+import io.tidestore.store.memory.MemoryUse;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.CorruptRecordException;
 import io.tidestore.store.record.Superblock;
@@ -42,20 +46,33 @@ public final class ShardMount {
       SegmentTable segments,
       Replay.Result replay) {}
 
-  /** Mounts shard {@code shard} of the store in {@code dir}; the caller owns {@code queue}. */
+  /**
+   * Mounts shard {@code shard} of the store in {@code dir}; the caller owns {@code queue}. Every
+   * native buffer and the index are charged to {@code budget} until the shard closes; a shard that
+   * does not fit fails here with {@link io.tidestore.store.memory.MemoryBudgetExceededException}.
+   */
   public static LogShard mount(
-      Path dir, int shard, IoQueue queue, StoreConfig config, ExtentCacheHook cache)
+      Path dir,
+      int shard,
+      IoQueue queue,
+      StoreConfig config,
+      ExtentCacheHook cache,
+      MemoryBudget budget)
       throws IOException {
     long start = System.nanoTime();
     IoFile file = queue.open(ShardFiles.data(dir, shard), IoFile.Mode.READ_WRITE);
     IoFile[] slots = new IoFile[2];
-    Arena arena = Arena.ofShared();
+    Arena arena =
+        BudgetedArena.ofShared(budget, MemoryUse.IO_BUFFERS, "I/O buffers of shard " + shard);
+    ObjectIndex charged = null;
     try {
       for (int i = 0; i < 2; i++) {
         slots[i] = queue.open(ShardFiles.checkpoint(dir, shard, i), IoFile.Mode.CREATE);
       }
       SyncIo io = new SyncIo(queue);
-      Loaded loaded = load(io, file, slots, shard);
+      Loaded loaded = load(io, file, slots, shard, budget);
+      loaded.index.attachMemory(new IndexMemory(budget, "index of shard " + shard));
+      charged = loaded.index;
       Superblock sb = loaded.superblock;
       Replay.Result r = loaded.replay;
       if (r.headSegment() >= 0) {
@@ -113,14 +130,24 @@ public final class ShardMount {
         }
       }
       arena.close();
+      if (charged != null) {
+        charged.releaseMemory();
+      }
       throw e;
     }
   }
 
   /** Reads superblock and checkpoint and replays, without writing anything. */
   static Loaded load(SyncIo io, IoFile file, IoFile[] slots, int shard) throws IOException {
+    return load(io, file, slots, shard, MemoryBudget.unbounded());
+  }
+
+  /** As {@link #load(SyncIo, IoFile, IoFile[], int)}, its buffers charged to {@code budget}. */
+  static Loaded load(SyncIo io, IoFile file, IoFile[] slots, int shard, MemoryBudget budget)
+      throws IOException {
     CRC32C crc = new CRC32C();
-    try (Arena arena = Arena.ofShared()) {
+    try (Arena arena =
+        BudgetedArena.ofShared(budget, MemoryUse.IO_BUFFERS, "replay buffers of shard " + shard)) {
       MemorySegment two = arena.allocate(2L * Blocks.SIZE, Blocks.SIZE);
       if (io.read(file, 0, two) < two.byteSize()) {
         throw new IOException(file.path() + " is too short to be a Tidestore shard");
@@ -173,7 +200,9 @@ public final class ShardMount {
       order.sort(Comparator.comparingLong(i -> -candidates.get(i).generation()));
       for (int i : order) {
         Checkpoint c = candidates.get(i);
-        try (Arena img = Arena.ofShared()) {
+        try (Arena img =
+            BudgetedArena.ofShared(
+                budget, MemoryUse.INDEX, "index checkpoint image of shard " + shard)) {
           MemorySegment image = img.allocate(Blocks.roundUp(4096 + c.bodyLength()), Blocks.SIZE);
           if (io.read(slots[slotOf.get(i)], 0, image) < image.byteSize()) {
             throw new CorruptRecordException("checkpoint file is truncated");

@@ -9,6 +9,7 @@ import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.api.StoreException;
 import io.tidestore.store.io.IoQueue;
+import io.tidestore.store.memory.MemoryBudget;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -41,6 +42,10 @@ public final class StoreHarness implements AutoCloseable {
   public final SimDisk disk;
   public final StoreConfig config;
   private final ExtentCacheHook cacheHook;
+
+  /** What mounts charge; tests of memory accounting swap in a limited one before a remount. */
+  public MemoryBudget budget;
+
   public ObjectStore store;
   public IoQueue queue;
   public ShardStore shard;
@@ -52,6 +57,14 @@ public final class StoreHarness implements AutoCloseable {
   /** A harness whose shard goes through {@code cacheHook} (e.g. a real extent cache). */
   public StoreHarness(Path dir, long seed, StoreConfig config, ExtentCacheHook cacheHook)
       throws IOException {
+    this(dir, seed, config, cacheHook, MemoryBudget.unbounded());
+  }
+
+  /** A harness whose shard charges its buffers and index to {@code budget}. */
+  public StoreHarness(
+      Path dir, long seed, StoreConfig config, ExtentCacheHook cacheHook, MemoryBudget budget)
+      throws IOException {
+    this.budget = budget;
     this.dir = dir;
     this.disk = new SimDisk(seed);
     this.config = config;
@@ -61,7 +74,7 @@ public final class StoreHarness implements AutoCloseable {
   }
 
   public void mount() throws IOException {
-    store = ObjectStore.open(dir, config);
+    store = ObjectStore.open(dir, config, budget);
     queue = disk.newQueue();
     shard = store.mountShard(0, queue, cacheHook);
   }

@@ -82,6 +82,7 @@ public final class Journal implements IoCompletion {
   private StoreException failure;
   private long bytesWritten;
   private long records;
+  private int segmentsWanted;
 
   public Journal(
       int shard,
@@ -163,6 +164,16 @@ public final class Journal implements IoCompletion {
     return b != null ? b.offsetInSegment : headOffset;
   }
 
+  /** Blocks left in the open segment (0 when none is open). */
+  public int headRoomBlocks() {
+    return headSegment < 0 ? 0 : (int) ((geometry.segmentBytes() - headOffset) / Blocks.SIZE);
+  }
+
+  /** New segments the last {@link #reserve} that found no space needed. */
+  public int segmentsWanted() {
+    return segmentsWanted;
+  }
+
   /** Largest data payload one operation may stage (one record never spans segments). */
   public long maxOpBytes() {
     return geometry.segmentBytes() - 4L * Blocks.SIZE;
@@ -197,10 +208,12 @@ public final class Journal implements IoCompletion {
         return open;
       }
       if (!hasSegments(segmentsNeeded(sealedLen, alone), cleaner)) {
+        segmentsWanted = segmentsNeeded(sealedLen, alone);
         return null;
       }
       seal();
     } else if (!hasSegments(segmentsNeeded(alone), cleaner)) {
+      segmentsWanted = segmentsNeeded(alone);
       return null;
     }
     open = newBatch(dataBlocks);

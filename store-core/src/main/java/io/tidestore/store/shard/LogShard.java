@@ -365,7 +365,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
       forgetIfUnused(e);
       return true;
     }
-    if (!cleaner.canMakeSpace()) {
+    if (!cleaner.canMakeSpace(journal.segmentsWanted())) {
       done.complete(null, noSpace(0));
       forgetIfUnused(e);
       return true;
@@ -389,6 +389,14 @@ public final class LogShard implements ShardStore, Journal.Listener {
     cleaner.maybeStart();
   }
 
+  /**
+   * Frees segments that overwrites emptied and a durable checkpoint already covers, without waiting
+   * for the next checkpoint to do it.
+   */
+  private void reclaimDeadSegments() {
+    segments.reclaim(checkpointer.durableSeq());
+  }
+
   /** Retries parked mutations; called whenever space may have been freed. */
   void retryParked() {
     if (parked.isEmpty()) {
@@ -401,7 +409,8 @@ public final class LogShard implements ShardStore, Journal.Listener {
       if (p.attempt().getAsBoolean()) {
         noteSpaceWait(now - p.since());
         resume(p.entry());
-      } else if (!cleaner.canMakeSpace() || now - p.since() > SPACE_WAIT_LIMIT_NANOS) {
+      } else if (!cleaner.canMakeSpace(journal.segmentsWanted())
+          || now - p.since() > SPACE_WAIT_LIMIT_NANOS) {
         noteSpaceWait(now - p.since());
         p.done().complete(null, noSpace(0));
         resume(p.entry());
@@ -933,6 +942,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
   @Override
   public void endOfPass() {
     enter();
+    reclaimDeadSegments();
     retryParked();
     pumpReads();
     cleaner.maybeStart();
@@ -965,7 +975,6 @@ public final class LogShard implements ShardStore, Journal.Listener {
       // Our own encoding failed to decode: a bug, not a disk fault. Stop writing.
       throw new IllegalStateException("shard " + shard + ": own record does not decode", ex);
     }
-    cleaner.applied(batch);
     checkpointer.afterApply(batch.seq());
   }
 
@@ -1061,6 +1070,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
       if (left <= 0) {
         return false;
       }
+      reclaimDeadSegments();
       retryParked();
       pumpReads();
       cleaner.maybeStart();

@@ -56,6 +56,7 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
   static final int URGENT_VICTIMS = 4;
 
   private final LogShard shard;
+  private final VictimPicker picker;
   private Arena arena;
   private MemorySegment buffer;
 
@@ -65,11 +66,7 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
   /** Victims whose relocations are staged and not yet applied, oldest first. */
   private final int[] relocating = new int[URGENT_VICTIMS + 1];
 
-  private final int[] relocatingBlocks = new int[URGENT_VICTIMS + 1];
   private int relocatingCount;
-
-  /** Relocated blocks staged and not yet applied: space the cleaner has claimed at the head. */
-  private int blocksInFlight;
 
   private long bytesWritten;
   private long segmentsCleaned;
@@ -81,6 +78,7 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
 
   Cleaner(LogShard shard) {
     this.shard = shard;
+    this.picker = new VictimPicker(shard.segments, shard.config);
   }
 
   boolean busy() {
@@ -104,8 +102,7 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
     if (shard.readOnly() || shard.journal.failure() != null) {
       return false;
     }
-    long reachable =
-        VictimPicker.reachableFreeSegments(shard.segments, shard.journal.headRoomBlocks());
+    long reachable = picker.reachableFreeSegments(shard.journal.headRoomBlocks());
     return reachable >= segments + shard.config.reserveSegments();
   }
 
@@ -126,17 +123,17 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
     if (reading >= 0 || relocatingCount >= (urgent ? URGENT_VICTIMS : 1)) {
       return;
     }
-    int perSegment = segs.blocksPerSegment();
+    long now = shard.journal.lastAppliedSeq() + 1;
     int v =
-        VictimPicker.pick(
-            segs,
-            shard.config.cleanerPolicy(),
-            shard.journal.lastAppliedSeq() + 1,
-            urgent
-                ? VictimPicker.minDeadBlocks(perSegment)
-                : VictimPicker.minDeadBlocksInBackground(perSegment),
+        picker.pick(
+            now,
+            urgent ? picker.urgentMinNet() : picker.backgroundMinNet(),
             relocating,
             relocatingCount);
+    if (v < 0 && urgent) {
+      // Nothing worth its cost: take any segment that nets space at all, or writes would fail.
+      v = picker.pick(now, VictimPicker.MIN_NET, relocating, relocatingCount);
+    }
     if (v < 0 || !fits(segs.live(v)) || shard.queue.capacity() - shard.queue.inFlight() < 1) {
       return;
     }
@@ -159,19 +156,18 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
     return false;
   }
 
-  /** Whether relocating {@code live} more blocks fits where the cleaner may write. */
+  /**
+   * Whether relocating {@code live} blocks fits where the cleaner may write: the allocatable
+   * segments (its reserve included) and the room left in the open segment, less the open batch.
+   * Earlier victims' relocations are already staged, so they are accounted for. The metadata blocks
+   * of the relocation records and up to two blocks per segment crossed (sealing at a segment's end)
+   * are charged. A victim always nets at least {@link VictimPicker#MIN_NET} blocks, so it fits in
+   * one free segment: with one allocatable segment left the cleaner still makes progress.
+   */
   private boolean fits(int live) {
-    long room =
-        (long) shard.segments.allocatable() * shard.segments.blocksPerSegment()
-            + shard.journal.headRoomBlocks();
-    // Relocation records carry a metadata block per ~195 RELOCATE deltas, and sealing at a
-    // segment's end may leave up to a record's worth unused: charge both.
-    long need = blocksInFlight + live + (blocksInFlight + live) / 128 + 2L + maxRecordBlocks();
-    return need <= room;
-  }
-
-  private long maxRecordBlocks() {
-    return shard.config.maxBatchBytes() / Blocks.SIZE;
+    int perSegment = shard.segments.blocksPerSegment();
+    long need = live + picker.relocationMetaBlocks(live) + 2L * (live / perSegment + 1);
+    return need <= shard.journal.placeableBlocks();
   }
 
   @Override
@@ -187,6 +183,12 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
     victimBlocks = 0;
     lastBatch = null;
     stalled = false;
+    // Space may have gone to user writes since the read started. A victim must be relocated whole
+    // or not at all: half a victim frees nothing and leaks the space its copies took.
+    if (!fits(segs.live(victim))) {
+      maybeStart();
+      return;
+    }
     long segBytes = shard.superblock.segmentBytes();
     long pos = 0;
     while (pos + Blocks.SIZE <= segBytes && !stalled) {
@@ -208,9 +210,7 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
       // Nothing was live any more: the victim only waits for a checkpoint.
       victimDone(victim, 0, null);
     } else {
-      relocating[relocatingCount] = victim;
-      relocatingBlocks[relocatingCount++] = victimBlocks;
-      blocksInFlight += victimBlocks;
+      relocating[relocatingCount++] = victim;
       int blocks = victimBlocks;
       lastBatch.onApplied((StoreCompletion<Void>) (v, e) -> relocated(victim, blocks, e));
     }
@@ -232,12 +232,10 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
     for (int i = 0; i < relocatingCount; i++) {
       if (relocating[i] == victim) {
         System.arraycopy(relocating, i + 1, relocating, i, relocatingCount - i - 1);
-        System.arraycopy(relocatingBlocks, i + 1, relocatingBlocks, i, relocatingCount - i - 1);
         relocatingCount--;
         break;
       }
     }
-    blocksInFlight -= blocks;
     victimDone(victim, blocks, failure);
   }
 
@@ -271,7 +269,7 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
     if (e == null || e.block(block) != BlockEntry.pack(location, crc)) {
       return;
     }
-    Batch batch = shard.journal.reserve(DeltaDescriptor.RELOCATE_LENGTH, 1, true);
+    Batch batch = shard.journal.reserveRelocation(DeltaDescriptor.RELOCATE_LENGTH, 1);
     if (batch == null) {
       stalled = true;
       LOG.log(

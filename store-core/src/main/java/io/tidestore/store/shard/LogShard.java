@@ -1013,6 +1013,11 @@ public final class LogShard implements ShardStore, Journal.Listener {
     spaceWaitMaxNanos = Math.max(spaceWaitMaxNanos, nanos);
   }
 
+  /** Starts a new longest-wait-for-space window (measurements of one phase of a run). */
+  void resetSpaceWaitMax() {
+    spaceWaitMaxNanos = 0;
+  }
+
   @Override
   public ShardStats stats() {
     return new ShardStats(

@@ -41,7 +41,11 @@ class OsdDaemonIT {
             "--port",
             "0",
             "--pid-file",
-            pidFile.toString())) {
+            pidFile.toString(),
+            "--shards",
+            "2",
+            "--shard-size",
+            "16m")) {
       int port = osd.awaitReady();
       assertTrue(osd.output().contains("data " + data), osd.output());
       assertTrue(osd.output().contains("JDK 25") || osd.output().contains("JDK 2"), osd.output());
@@ -66,11 +70,32 @@ class OsdDaemonIT {
   void secondDaemonOnTheSameDataDirRefusesAndKillNineLeavesNoStaleLock() throws Exception {
     Path data = dir.resolve("osd.0");
     try (OsdProcess first =
-        OsdProcess.start("osd", "--data", data.toString(), "--metrics-port", "0", "--port", "0")) {
+        OsdProcess.start(
+            "osd",
+            "--data",
+            data.toString(),
+            "--metrics-port",
+            "0",
+            "--port",
+            "0",
+            "--shards",
+            "2",
+            "--shard-size",
+            "16m")) {
       first.awaitReady();
       try (OsdProcess second =
           OsdProcess.start(
-              "osd", "--data", data.toString(), "--metrics-port", "0", "--port", "0")) {
+              "osd",
+              "--data",
+              data.toString(),
+              "--metrics-port",
+              "0",
+              "--port",
+              "0",
+              "--shards",
+              "2",
+              "--shard-size",
+              "16m")) {
         assertEquals(1, second.awaitExit(STOP), second.output());
         assertTrue(
             second
@@ -82,7 +107,18 @@ class OsdDaemonIT {
       assertEquals(137, first.awaitExit(STOP));
     }
     try (OsdProcess again =
-        OsdProcess.start("osd", "--data", data.toString(), "--metrics-port", "0", "--port", "0")) {
+        OsdProcess.start(
+            "osd",
+            "--data",
+            data.toString(),
+            "--metrics-port",
+            "0",
+            "--port",
+            "0",
+            "--shards",
+            "2",
+            "--shard-size",
+            "16m")) {
       again.awaitReady();
       again.signal("INT");
       assertEquals(0, again.awaitExit(STOP), again.output());
@@ -107,7 +143,11 @@ class OsdDaemonIT {
   @Test
   void flagsOverrideTheConfFile() throws Exception {
     Path conf = dir.resolve("t.conf");
-    Files.writeString(conf, "data = " + dir.resolve("from-file") + "\nmetrics-port = 1\n");
+    Files.writeString(
+        conf,
+        "data = "
+            + dir.resolve("from-file")
+            + "\nmetrics-port = 1\nshards = 2\nshard-size = 16m\n");
     try (OsdProcess osd =
         OsdProcess.start("osd", "--conf", conf.toString(), "--metrics-port", "0", "--port", "0")) {
       osd.awaitReady();

@@ -12,17 +12,14 @@ import io.tidestore.osd.protocol.ServerLimits;
 import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.store.ShardCaches;
 import io.tidestore.osd.store.StoreObjectOps;
-import io.tidestore.store.DataDirLock;
 import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.cache.CacheSizing;
 import io.tidestore.store.cache.PolicyConfig;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.memory.MemoryBudget;
-import io.tidestore.store.shard.ShardFiles;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -79,21 +76,25 @@ public final class OsdDaemon implements AutoCloseable {
             + VersionInfo.jdk()
             + ", pid "
             + ProcessHandle.current().pid());
-    ObjectStore store = null;
-    if (Files.exists(ShardFiles.data(settings.dataDir(), 0))) {
-      // The store takes the data directory's lock itself.
-      store = ObjectStore.open(settings.dataDir(), StoreConfig.defaults());
-      resources.push(store);
-      LOG.info("object store: " + store.shardCount() + " shards in " + settings.dataDir());
-    } else {
-      resources.push(DataDirLock.acquire(settings.dataDir()));
+    long mkfsStart = System.nanoTime();
+    if (ObjectStore.mkfsIfEmpty(
+        settings.dataDir(),
+        settings.mkfsShards(),
+        settings.mkfsShardBytes(),
+        ObjectStore.defaultSegmentBytes(settings.mkfsShardBytes()))) {
       LOG.info(
-          "no object store in "
-              + settings.dataDir()
-              + " (no "
-              + ShardFiles.data(settings.dataDir(), 0).getFileName()
-              + "): serving the protocol without objects");
+          String.format(
+              "created an object store in the empty data directory %s: %d shards of %d bytes"
+                  + " (%.1f s; --shards/--shard-size choose the geometry of a new store)",
+              settings.dataDir(),
+              settings.mkfsShards(),
+              settings.mkfsShardBytes(),
+              (System.nanoTime() - mkfsStart) / 1e9));
     }
+    // The store takes the data directory's lock itself.
+    ObjectStore store = ObjectStore.open(settings.dataDir(), StoreConfig.defaults());
+    resources.push(store);
+    LOG.info("object store: " + store.shardCount() + " shards in " + settings.dataDir());
 
     OsdMetrics metrics = new OsdMetrics();
     resources.push(metrics);

@@ -7,6 +7,7 @@ import io.tidestore.store.record.CorruptRecordException;
 import io.tidestore.store.record.Superblock;
 import io.tidestore.store.record.SuperblockDescriptor;
 import io.tidestore.store.shard.ShardFiles;
+import io.tidestore.store.shard.ShardFormatter;
 import io.tidestore.store.shard.ShardMount;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -16,6 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 /**
@@ -67,6 +71,18 @@ public final class ObjectStore implements AutoCloseable {
    */
   public static void mkfs(Path dir, int shards, long shardBytes, int segmentBytes)
       throws IOException {
+    checkGeometry(shards, shardBytes, segmentBytes);
+    long first = (long) SuperblockDescriptor.COPIES * Blocks.SIZE;
+    try (DataDirLock lock = DataDirLock.acquire(dir)) {
+      if (Files.exists(ShardFiles.data(dir, 0))) {
+        throw new IOException(dir + " already holds a store (" + ShardFiles.data(dir, 0) + ")");
+      }
+      format(dir, shards, first, (shardBytes - first) / segmentBytes, segmentBytes);
+    }
+  }
+
+  /** Throws IllegalArgumentException when mkfs would refuse this geometry. */
+  public static void checkGeometry(int shards, long shardBytes, int segmentBytes) {
     if (shards < 1 || shards > 1024) {
       throw new IllegalArgumentException("shards must be 1..1024, got " + shards);
     }
@@ -86,40 +102,63 @@ public final class ObjectStore implements AutoCloseable {
               + segmentBytes
               + " bytes; at least 8 are needed");
     }
+  }
+
+  /**
+   * What the daemon does on first start: mkfs {@code dir} (created if absent) when it holds nothing
+   * but the daemon's lock file (and a file system's {@code lost+found}); returns whether it did. A
+   * directory that holds a store is left alone; one that holds anything else is refused, so that a
+   * wrong --data never formats someone's files.
+   */
+  public static boolean mkfsIfEmpty(Path dir, int shards, long shardBytes, int segmentBytes)
+      throws IOException {
+    checkGeometry(shards, shardBytes, segmentBytes);
+    Files.createDirectories(dir);
     try (DataDirLock lock = DataDirLock.acquire(dir)) {
       if (Files.exists(ShardFiles.data(dir, 0))) {
-        throw new IOException(dir + " already holds a store (" + ShardFiles.data(dir, 0) + ")");
+        return false;
       }
-      long storeId = new SecureRandom().nextLong();
-      long bytes = first + segments * segmentBytes;
-      CRC32C crc = new CRC32C();
-      ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
-      for (int s = 0; s < shards; s++) {
-        Path path = ShardFiles.data(dir, s);
-        try (FileChannel ch =
-            FileChannel.open(
-                path,
-                StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.WRITE,
-                StandardOpenOption.READ)) {
-          for (long off = 0; off < bytes; ) {
-            zeros.clear().limit((int) Math.min(zeros.capacity(), bytes - off));
-            off += ch.write(zeros, off);
-          }
-          for (int copy = 0; copy < 2; copy++) {
-            Superblock sb =
-                new Superblock(
-                    s, shards, bytes, segmentBytes, (int) segments, first, copy, 0, storeId);
-            MemorySegment block = MemorySegment.ofArray(new byte[Blocks.SIZE]);
-            sb.encode(block, crc);
-            ch.write(block.asByteBuffer(), (long) copy * Blocks.SIZE);
-          }
-          ch.force(true);
-        }
+      List<String> others;
+      try (Stream<Path> entries = Files.list(dir)) {
+        others =
+            entries
+                .map(p -> p.getFileName().toString())
+                .filter(n -> !n.equals(DataDirLock.FILE_NAME) && !n.equals("lost+found"))
+                .sorted()
+                .toList();
       }
-      try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-        d.force(true);
+      if (!others.isEmpty()) {
+        throw new IOException(
+            dir
+                + " holds no Tidestore store but is not empty ("
+                + String.join(", ", others.subList(0, Math.min(5, others.size())))
+                + (others.size() > 5 ? ", ..." : "")
+                + "); refusing to format it: point --data at an empty or absent directory, or"
+                + " run tidestore mkfs there yourself after moving those files away");
       }
+      long first = (long) SuperblockDescriptor.COPIES * Blocks.SIZE;
+      format(dir, shards, first, (shardBytes - first) / segmentBytes, segmentBytes);
+      return true;
+    }
+  }
+
+  private static void format(Path dir, int shards, long first, long segments, int segmentBytes)
+      throws IOException {
+    long storeId = new SecureRandom().nextLong();
+    long bytes = first + segments * segmentBytes;
+    List<List<Superblock>> superblocks = new ArrayList<>();
+    for (int s = 0; s < shards; s++) {
+      List<Superblock> copies = new ArrayList<>();
+      for (int copy = 0; copy < 2; copy++) {
+        copies.add(
+            new Superblock(
+                s, shards, bytes, segmentBytes, (int) segments, first, copy, 0, storeId));
+      }
+      superblocks.add(copies);
+    }
+    ShardFormatter.format(dir, superblocks, bytes);
+    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+      d.force(true);
     }
   }
 

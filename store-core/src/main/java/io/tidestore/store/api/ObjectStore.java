@@ -56,10 +56,21 @@ public final class ObjectStore implements AutoCloseable {
   }
 
   /**
-   * Segment size mkfs picks for a shard: 1/64 of it, a power of two between 256 KiB and 8 MiB
-   * (small segments for small test stores; 8 MiB keeps 4 MiB image writes in one record).
+   * Segment size that holds the largest single write ({@link ShardStore#MAX_WRITE_BYTES}) with its
+   * record metadata (a few blocks; 64 KiB covers the longest object name).
+   */
+  public static final int SEGMENT_BYTES_FOR_MAX_WRITE = ShardStore.MAX_WRITE_BYTES + (64 << 10);
+
+  /**
+   * Segment size mkfs picks for a shard: for shards of 1 GiB and more, one that holds the largest
+   * single write ({@link #SEGMENT_BYTES_FOR_MAX_WRITE}, 63 segments in 1 GiB); smaller shards get
+   * 1/64 of the shard, a power of two between 256 KiB and 8 MiB, and a smaller write limit ({@link
+   * ShardStore#maxWriteBytes}).
    */
   public static int defaultSegmentBytes(long shardBytes) {
+    if (shardBytes / 64 >= ShardStore.MAX_WRITE_BYTES) {
+      return SEGMENT_BYTES_FOR_MAX_WRITE;
+    }
     long target = Math.max(256 << 10, Math.min(8 << 20, shardBytes / 64));
     return (int) Long.highestOneBit(target);
   }
@@ -86,9 +97,9 @@ public final class ObjectStore implements AutoCloseable {
     if (shards < 1 || shards > 1024) {
       throw new IllegalArgumentException("shards must be 1..1024, got " + shards);
     }
-    if (segmentBytes < 64 << 10 || Integer.bitCount(segmentBytes) != 1) {
+    if (segmentBytes < 64 << 10 || segmentBytes % Blocks.SIZE != 0) {
       throw new IllegalArgumentException(
-          "segment size must be a power of two >= 64 KiB, got " + segmentBytes);
+          "segment size must be a multiple of 4 KiB, >= 64 KiB, got " + segmentBytes);
     }
     long first = (long) SuperblockDescriptor.COPIES * Blocks.SIZE;
     long segments = (shardBytes - first) / segmentBytes;

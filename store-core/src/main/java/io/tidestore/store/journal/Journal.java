@@ -1,5 +1,7 @@
 package io.tidestore.store.journal;
 
+import io.tidestore.store.api.ObjectKey;
+import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.api.StoreException;
@@ -187,9 +189,18 @@ public final class Journal implements IoCompletion {
     return segmentsWanted;
   }
 
-  /** Largest data payload one operation may stage (one record never spans segments). */
+  /**
+   * Largest data payload one write may stage: {@link ShardStore#MAX_WRITE_BYTES}, or less when a
+   * segment cannot hold that record (one record never spans segments). The record's metadata is
+   * reckoned for the worst case, a write that also creates an object with the longest name.
+   */
   public long maxOpBytes() {
-    return geometry.segmentBytes() - 4L * Blocks.SIZE;
+    int segmentBlocks = geometry.segmentBytes() / Blocks.SIZE;
+    int meta =
+        RecordDescriptor.metaBlocks(
+            DeltaWriter.createLength(ObjectKey.MAX_NAME_BYTES)
+                + DeltaWriter.writeLength(segmentBlocks));
+    return Math.min(ShardStore.MAX_WRITE_BYTES, (long) (segmentBlocks - meta) * Blocks.SIZE);
   }
 
   /**

@@ -235,7 +235,15 @@ public final class LogShard implements ShardStore, Journal.Listener {
     }
     if (len > maxWriteBytes()) {
       done.complete(
-          null, invalid("write of " + len + " bytes exceeds the " + maxWriteBytes() + " limit"));
+          null,
+          invalid(
+              "write of "
+                  + len
+                  + " bytes exceeds the largest single write of this shard, "
+                  + maxWriteBytes()
+                  + " bytes (one write is one atomic record and a record fits one "
+                  + superblock.segmentBytes()
+                  + "-byte segment); split it into several writes"));
       return;
     }
     StoreException refused = refuseWrite();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -66,36 +67,30 @@ class OsdDaemonIT {
     }
   }
 
+  /**
+   * A daemon on {@code data} with any free ports and, if it formats the directory, a small store.
+   */
+  private static OsdProcess startOn(Path data) throws IOException {
+    return OsdProcess.start(
+        "osd",
+        "--data",
+        data.toString(),
+        "--metrics-port",
+        "0",
+        "--port",
+        "0",
+        "--shards",
+        "2",
+        "--shard-size",
+        "16m");
+  }
+
   @Test
   void secondDaemonOnTheSameDataDirRefusesAndKillNineLeavesNoStaleLock() throws Exception {
     Path data = dir.resolve("osd.0");
-    try (OsdProcess first =
-        OsdProcess.start(
-            "osd",
-            "--data",
-            data.toString(),
-            "--metrics-port",
-            "0",
-            "--port",
-            "0",
-            "--shards",
-            "2",
-            "--shard-size",
-            "16m")) {
+    try (OsdProcess first = startOn(data)) {
       first.awaitReady();
-      try (OsdProcess second =
-          OsdProcess.start(
-              "osd",
-              "--data",
-              data.toString(),
-              "--metrics-port",
-              "0",
-              "--port",
-              "0",
-              "--shards",
-              "2",
-              "--shard-size",
-              "16m")) {
+      try (OsdProcess second = startOn(data)) {
         assertEquals(1, second.awaitExit(STOP), second.output());
         assertTrue(
             second
@@ -106,19 +101,7 @@ class OsdDaemonIT {
       first.signal("KILL");
       assertEquals(137, first.awaitExit(STOP));
     }
-    try (OsdProcess again =
-        OsdProcess.start(
-            "osd",
-            "--data",
-            data.toString(),
-            "--metrics-port",
-            "0",
-            "--port",
-            "0",
-            "--shards",
-            "2",
-            "--shard-size",
-            "16m")) {
+    try (OsdProcess again = startOn(data)) {
       again.awaitReady();
       again.signal("INT");
       assertEquals(0, again.awaitExit(STOP), again.output());

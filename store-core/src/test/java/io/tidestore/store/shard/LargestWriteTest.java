@@ -59,16 +59,7 @@ class LargestWriteTest {
           queue,
           (StoreCompletion<Void> c) -> s.write(key, offset, MemorySegment.ofArray(big), c));
       assertEquals(records + 1, s.stats().records(), "one write, one record");
-      StoreException tooBig =
-          assertThrows(
-              StoreException.class,
-              () ->
-                  RealBackendTest.call(
-                      s,
-                      queue,
-                      (StoreCompletion<Void> c) ->
-                          s.write(key, 0, MemorySegment.ofArray(new byte[big.length + 1]), c)));
-      assertEquals(StoreException.Code.INVALID, tooBig.code());
+      StoreException tooBig = refused(s, queue, key, big.length + 1);
       assertTrue(
           tooBig.getMessage().contains("largest single write of this shard, 16777216 bytes"),
           tooBig.getMessage());
@@ -103,18 +94,24 @@ class LargestWriteTest {
       ObjectKey key = new ObjectKey(1, "fits");
       RealBackendTest.call(
           s, queue, (StoreCompletion<Void> c) -> s.write(key, 0, MemorySegment.ofArray(fits), c));
-      StoreException tooBig =
-          assertThrows(
-              StoreException.class,
-              () ->
-                  RealBackendTest.call(
-                      s,
-                      queue,
-                      (StoreCompletion<Void> c) ->
-                          s.write(key, 0, MemorySegment.ofArray(new byte[(int) max + 1]), c)));
-      assertEquals(StoreException.Code.INVALID, tooBig.code());
+      StoreException tooBig = refused(s, queue, key, (int) max + 1);
       assertTrue(tooBig.getMessage().contains("segment"), tooBig.getMessage());
       s.close();
     }
+  }
+
+  /** Writes {@code bytes} zeros and returns the INVALID refusal it must get. */
+  private static StoreException refused(ShardStore s, IoQueue queue, ObjectKey key, int bytes) {
+    StoreException e =
+        assertThrows(
+            StoreException.class,
+            () ->
+                RealBackendTest.call(
+                    s,
+                    queue,
+                    (StoreCompletion<Void> c) ->
+                        s.write(key, 0, MemorySegment.ofArray(new byte[bytes]), c)));
+    assertEquals(StoreException.Code.INVALID, e.code(), e.getMessage());
+    return e;
   }
 }

@@ -48,7 +48,11 @@ class ObjectProtocolIT {
                 "--reactors",
                 "2",
                 "--cpu-policy",
-                "balanced");
+                "balanced",
+                "--shards",
+                "2",
+                "--shard-size",
+                "16m");
         MultiThreadIoEventLoopGroup group =
             new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory())) {
       int metricsPort = osd.awaitReady();

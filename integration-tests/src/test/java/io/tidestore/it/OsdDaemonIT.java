@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -41,7 +42,11 @@ class OsdDaemonIT {
             "--port",
             "0",
             "--pid-file",
-            pidFile.toString())) {
+            pidFile.toString(),
+            "--shards",
+            "2",
+            "--shard-size",
+            "16m")) {
       int port = osd.awaitReady();
       assertTrue(osd.output().contains("data " + data), osd.output());
       assertTrue(osd.output().contains("JDK 25") || osd.output().contains("JDK 2"), osd.output());
@@ -62,15 +67,30 @@ class OsdDaemonIT {
     }
   }
 
+  /**
+   * A daemon on {@code data} with any free ports and, if it formats the directory, a small store.
+   */
+  private static OsdProcess startOn(Path data) throws IOException {
+    return OsdProcess.start(
+        "osd",
+        "--data",
+        data.toString(),
+        "--metrics-port",
+        "0",
+        "--port",
+        "0",
+        "--shards",
+        "2",
+        "--shard-size",
+        "16m");
+  }
+
   @Test
   void secondDaemonOnTheSameDataDirRefusesAndKillNineLeavesNoStaleLock() throws Exception {
     Path data = dir.resolve("osd.0");
-    try (OsdProcess first =
-        OsdProcess.start("osd", "--data", data.toString(), "--metrics-port", "0", "--port", "0")) {
+    try (OsdProcess first = startOn(data)) {
       first.awaitReady();
-      try (OsdProcess second =
-          OsdProcess.start(
-              "osd", "--data", data.toString(), "--metrics-port", "0", "--port", "0")) {
+      try (OsdProcess second = startOn(data)) {
         assertEquals(1, second.awaitExit(STOP), second.output());
         assertTrue(
             second
@@ -81,8 +101,7 @@ class OsdDaemonIT {
       first.signal("KILL");
       assertEquals(137, first.awaitExit(STOP));
     }
-    try (OsdProcess again =
-        OsdProcess.start("osd", "--data", data.toString(), "--metrics-port", "0", "--port", "0")) {
+    try (OsdProcess again = startOn(data)) {
       again.awaitReady();
       again.signal("INT");
       assertEquals(0, again.awaitExit(STOP), again.output());
@@ -107,7 +126,11 @@ class OsdDaemonIT {
   @Test
   void flagsOverrideTheConfFile() throws Exception {
     Path conf = dir.resolve("t.conf");
-    Files.writeString(conf, "data = " + dir.resolve("from-file") + "\nmetrics-port = 1\n");
+    Files.writeString(
+        conf,
+        "data = "
+            + dir.resolve("from-file")
+            + "\nmetrics-port = 1\nshards = 2\nshard-size = 16m\n");
     try (OsdProcess osd =
         OsdProcess.start("osd", "--conf", conf.toString(), "--metrics-port", "0", "--port", "0")) {
       osd.awaitReady();

@@ -21,7 +21,17 @@ class SweepIT {
     Path run = dir.resolve("run");
     try (OsdProcess osd =
         OsdProcess.start(
-            "osd", "--data", dir.resolve("osd").toString(), "--metrics-port", "0", "--port", "0")) {
+            "osd",
+            "--data",
+            dir.resolve("osd").toString(),
+            "--metrics-port",
+            "0",
+            "--port",
+            "0",
+            "--shards",
+            "2",
+            "--shard-size",
+            "16m")) {
       osd.awaitReady();
       try (OsdProcess sweep =
           OsdProcess.start(

@@ -45,7 +45,10 @@ final class MkfsCommand implements Callable<Integer> {
   @Option(
       names = "--segment-size",
       paramLabel = "BYTES",
-      description = "Segment size, a power of two >= 64K. Default: 1/64 of a shard, 256K..8M.")
+      description =
+          "Segment size, a multiple of 4K >= 64K; one write must fit one segment. Default:"
+              + " 16M+64K (holds a 16 MiB write) for shards of 1G and more, else 1/64 of a"
+              + " shard, a power of two in 256K..8M.")
   String segmentSize;
 
   @Override

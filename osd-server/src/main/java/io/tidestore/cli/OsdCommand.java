@@ -5,6 +5,7 @@ import io.tidestore.osd.OsdDaemon;
 import io.tidestore.osd.OsdSettings;
 import io.tidestore.osd.cpu.CpuPolicy;
 import io.tidestore.osd.reactor.Transport;
+import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.cache.PolicyConfig;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -126,6 +127,22 @@ final class OsdCommand implements Callable<Integer> {
   String memoryLimit = "4g";
 
   @Option(
+      names = "--shards",
+      paramLabel = "S",
+      description =
+          "Shards of the store created when the data directory is empty or absent (an existing"
+              + " store keeps its own). Default: ${DEFAULT-VALUE}.")
+  int shards = ObjectStore.DEFAULT_SHARDS;
+
+  @Option(
+      names = "--shard-size",
+      paramLabel = "BYTES",
+      description =
+          "Bytes per shard of the store created when the data directory is empty or absent."
+              + " Default: ${DEFAULT-VALUE}.")
+  String shardSize = "1g";
+
+  @Option(
       names = "--pid-file",
       paramLabel = "FILE",
       description = "Write the daemon's pid here once it is ready; removed on a clean stop.")
@@ -169,6 +186,13 @@ final class OsdCommand implements Callable<Integer> {
           spec.commandLine(),
           "Invalid value for option '--reactors': " + reactors + " (1-1024, or 0 for one per CPU)");
     }
+    long shardBytes = bytes("--shard-size", shardSize);
+    try {
+      ObjectStore.checkGeometry(shards, shardBytes, ObjectStore.defaultSegmentBytes(shardBytes));
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(
+          spec.commandLine(), "Invalid --shards/--shard-size for a new store: " + e.getMessage());
+    }
     InetAddress address;
     try {
       address = InetAddress.getByName(listen);
@@ -190,7 +214,9 @@ final class OsdCommand implements Callable<Integer> {
         nbdDefaultImage,
         cacheBytes,
         policy,
-        limitBytes);
+        limitBytes,
+        shards,
+        shardBytes);
   }
 
   private long bytes(String option, String value) {

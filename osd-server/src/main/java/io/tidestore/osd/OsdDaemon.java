@@ -17,7 +17,6 @@ import io.tidestore.osd.protocol.ServerLimits;
 import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.store.ShardCaches;
 import io.tidestore.osd.store.StoreObjectOps;
-import io.tidestore.store.DataDirLock;
 import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.cache.CacheSizing;
@@ -25,11 +24,9 @@ import io.tidestore.store.cache.PolicyConfig;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.memory.MemoryBudget;
 import io.tidestore.store.memory.MemoryUse;
-import io.tidestore.store.shard.ShardFiles;
 import io.tidestore.store.shard.ShardMemory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -88,27 +85,31 @@ public final class OsdDaemon implements AutoCloseable {
             + VersionInfo.jdk()
             + ", pid "
             + ProcessHandle.current().pid());
-    ObjectStore store = null;
-    if (Files.exists(ShardFiles.data(settings.dataDir(), 0))) {
-      // The store takes the data directory's lock itself.
-      store = ObjectStore.open(settings.dataDir(), StoreConfig.defaults(), budget);
-      resources.push(store);
-      LOG.info("object store: " + store.shardCount() + " shards in " + settings.dataDir());
-      MemoryFit.check(
-          settings.memoryLimitBytes(),
-          CacheSizing.perShardBytes(settings.cacheBytes(), store.shardCount()) * store.shardCount(),
-          store.shardCount(),
-          ShardMemory.fixedIoBytes(store.config(), store.segmentBytes()),
-          ShardMemory.minimumIndexBytes());
-    } else {
-      resources.push(DataDirLock.acquire(settings.dataDir()));
+    long mkfsStart = System.nanoTime();
+    if (ObjectStore.mkfsIfEmpty(
+        settings.dataDir(),
+        settings.mkfsShards(),
+        settings.mkfsShardBytes(),
+        ObjectStore.defaultSegmentBytes(settings.mkfsShardBytes()))) {
       LOG.info(
-          "no object store in "
-              + settings.dataDir()
-              + " (no "
-              + ShardFiles.data(settings.dataDir(), 0).getFileName()
-              + "): serving the protocol without objects");
+          String.format(
+              "created an object store in the empty data directory %s: %d shards of %d bytes"
+                  + " (%.1f s; --shards/--shard-size choose the geometry of a new store)",
+              settings.dataDir(),
+              settings.mkfsShards(),
+              settings.mkfsShardBytes(),
+              (System.nanoTime() - mkfsStart) / 1e9));
     }
+    // The store takes the data directory's lock itself.
+    ObjectStore store = ObjectStore.open(settings.dataDir(), StoreConfig.defaults(), budget);
+    resources.push(store);
+    LOG.info("object store: " + store.shardCount() + " shards in " + settings.dataDir());
+    MemoryFit.check(
+        settings.memoryLimitBytes(),
+        CacheSizing.perShardBytes(settings.cacheBytes(), store.shardCount()) * store.shardCount(),
+        store.shardCount(),
+        ShardMemory.fixedIoBytes(store.config(), store.segmentBytes()),
+        ShardMemory.minimumIndexBytes());
 
     OsdMetrics metrics = new OsdMetrics();
     resources.push(metrics);
@@ -118,19 +119,15 @@ public final class OsdDaemon implements AutoCloseable {
     ReactorMetrics.bind(metrics.registry(), reactors);
     MemoryMetrics.bind(metrics.registry(), budget);
 
-    // Without a store, HELLO, PING and SHARD_MAP work and object ops answer EOPNOTSUPP.
-    StoreObjectOps ops = null;
-    if (store != null) {
-      ShardCaches caches =
-          new ShardCaches(
-              CacheSizing.perShardBytes(settings.cacheBytes(), store.shardCount()),
-              settings.cachePolicy(),
-              budget);
-      ops = StoreObjectOps.start(store, reactors, IoQueueConfig.defaults(), caches);
-      CacheMetrics.bind(metrics.registry(), ops.caches(), budget);
-      resources.push(ops);
-      ops.observeJournals(StoreMetrics.bind(metrics, store.shardCount(), ops::shardStats));
-    }
+    ShardCaches caches =
+        new ShardCaches(
+            CacheSizing.perShardBytes(settings.cacheBytes(), store.shardCount()),
+            settings.cachePolicy(),
+            budget);
+    StoreObjectOps ops = StoreObjectOps.start(store, reactors, IoQueueConfig.defaults(), caches);
+    CacheMetrics.bind(metrics.registry(), ops.caches(), budget);
+    resources.push(ops);
+    ops.observeJournals(StoreMetrics.bind(metrics, store.shardCount(), ops::shardStats));
     objects =
         ObjectProtocolServer.start(
             reactors,
@@ -145,33 +142,28 @@ public final class OsdDaemon implements AutoCloseable {
                 reactors,
                 Op.measuredNames()));
     resources.push(objects);
-    if (ops != null) {
-      nbd =
-          NbdServer.start(
-              reactors,
-              settings.listenAddress(),
-              settings.nbdPort(),
-              new ImageCatalog(ops, settings.nbdDefaultImage()),
-              NbdServer.Limits.DEFAULT,
-              OpLatencies.register(
-                  metrics,
-                  "tidestore_nbd_op_latency_seconds",
-                  "NBD commands, request decoded to reply written, by command",
-                  reactors,
-                  NbdServer.commandNames()));
-      resources.push(nbd);
-    } else {
-      LOG.info("NBD gateway (port " + settings.nbdPort() + ") not started: images need a store");
-    }
+    nbd =
+        NbdServer.start(
+            reactors,
+            settings.listenAddress(),
+            settings.nbdPort(),
+            new ImageCatalog(ops, settings.nbdDefaultImage()),
+            NbdServer.Limits.DEFAULT,
+            OpLatencies.register(
+                metrics,
+                "tidestore_nbd_op_latency_seconds",
+                "NBD commands, request decoded to reply written, by command",
+                reactors,
+                NbdServer.commandNames()));
+    resources.push(nbd);
 
-    StoreObjectOps finalOps = ops;
     admin =
         AdminHttpServer.start(
             new InetSocketAddress(settings.listenAddress(), settings.metricsPort()),
             metrics::scrape,
             metrics::dumpJson,
             this::statusJson,
-            policy -> switchCachePolicy(finalOps, policy));
+            policy -> switchCachePolicy(ops, policy));
     resources.push(admin);
 
     if (settings.pidFile() != null) {
@@ -183,7 +175,8 @@ public final class OsdDaemon implements AutoCloseable {
             + settings.listenAddress().getHostAddress()
             + " object="
             + objects.address().getPort()
-            + (nbd == null ? "" : " nbd=" + nbd.address().getPort())
+            + " nbd="
+            + nbd.address().getPort()
             + " metrics="
             + admin.address().getPort()
             + " (http /metrics /status) in "
@@ -200,9 +193,6 @@ public final class OsdDaemon implements AutoCloseable {
           default ->
               throw new IllegalArgumentException("policy must be lru or 2q, got '" + policy + "'");
         };
-    if (ops == null) {
-      throw new IllegalStateException("no object store, so no extent cache to switch");
-    }
     ops.switchCachePolicy(config).get(30, TimeUnit.SECONDS);
     return "{\"policy\":\"" + policy + "\",\"shards\":" + ops.caches().size() + "}";
   }

@@ -24,6 +24,8 @@ import java.nio.file.Path;
  * @param cacheBytes the extent cache of the whole daemon, split over the shards (0 = none)
  * @param cachePolicy the extent caches' replacement policy
  * @param memoryLimitBytes the off-heap memory the daemon may reserve
+ * @param mkfsShards shards of the store the daemon creates in an empty data directory
+ * @param mkfsShardBytes bytes per shard of that store
  */
 public record OsdSettings(
     Path confFile,
@@ -39,7 +41,9 @@ public record OsdSettings(
     String nbdDefaultImage,
     long cacheBytes,
     PolicyConfig cachePolicy,
-    long memoryLimitBytes) {
+    long memoryLimitBytes,
+    int mkfsShards,
+    long mkfsShardBytes) {
 
   /** The Prometheus exporter port of Ceph's mgr module, so dashboards find us where they look. */
   public static final int DEFAULT_METRICS_PORT = 9283;

@@ -8,6 +8,7 @@ import io.tidestore.store.record.CorruptRecordException;
 import io.tidestore.store.record.Superblock;
 import io.tidestore.store.record.SuperblockDescriptor;
 import io.tidestore.store.shard.ShardFiles;
+import io.tidestore.store.shard.ShardFormatter;
 import io.tidestore.store.shard.ShardMount;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -17,6 +18,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 /**
@@ -56,10 +60,21 @@ public final class ObjectStore implements AutoCloseable {
   }
 
   /**
-   * Segment size mkfs picks for a shard: 1/64 of it, a power of two between 256 KiB and 8 MiB
-   * (small segments for small test stores; 8 MiB keeps 4 MiB image writes in one record).
+   * Segment size that holds the largest single write ({@link ShardStore#MAX_WRITE_BYTES}) with its
+   * record metadata (a few blocks; 64 KiB covers the longest object name).
+   */
+  public static final int SEGMENT_BYTES_FOR_MAX_WRITE = ShardStore.MAX_WRITE_BYTES + (64 << 10);
+
+  /**
+   * Segment size mkfs picks for a shard: for shards of 1 GiB and more, one that holds the largest
+   * single write ({@link #SEGMENT_BYTES_FOR_MAX_WRITE}, 63 segments in 1 GiB); smaller shards get
+   * 1/64 of the shard, a power of two between 256 KiB and 8 MiB, and a smaller write limit ({@link
+   * ShardStore#maxWriteBytes}).
    */
   public static int defaultSegmentBytes(long shardBytes) {
+    if (shardBytes / 64 >= ShardStore.MAX_WRITE_BYTES) {
+      return SEGMENT_BYTES_FOR_MAX_WRITE;
+    }
     long target = Math.max(256 << 10, Math.min(8 << 20, shardBytes / 64));
     return (int) Long.highestOneBit(target);
   }
@@ -71,12 +86,24 @@ public final class ObjectStore implements AutoCloseable {
    */
   public static void mkfs(Path dir, int shards, long shardBytes, int segmentBytes)
       throws IOException {
+    checkGeometry(shards, shardBytes, segmentBytes);
+    long first = (long) SuperblockDescriptor.COPIES * Blocks.SIZE;
+    try (DataDirLock lock = DataDirLock.acquire(dir)) {
+      if (Files.exists(ShardFiles.data(dir, 0))) {
+        throw new IOException(dir + " already holds a store (" + ShardFiles.data(dir, 0) + ")");
+      }
+      format(dir, shards, first, (shardBytes - first) / segmentBytes, segmentBytes);
+    }
+  }
+
+  /** Throws IllegalArgumentException when mkfs would refuse this geometry. */
+  public static void checkGeometry(int shards, long shardBytes, int segmentBytes) {
     if (shards < 1 || shards > 1024) {
       throw new IllegalArgumentException("shards must be 1..1024, got " + shards);
     }
-    if (segmentBytes < 64 << 10 || Integer.bitCount(segmentBytes) != 1) {
+    if (segmentBytes < 64 << 10 || segmentBytes % Blocks.SIZE != 0) {
       throw new IllegalArgumentException(
-          "segment size must be a power of two >= 64 KiB, got " + segmentBytes);
+          "segment size must be a multiple of 4 KiB, >= 64 KiB, got " + segmentBytes);
     }
     long first = (long) SuperblockDescriptor.COPIES * Blocks.SIZE;
     long segments = (shardBytes - first) / segmentBytes;
@@ -90,40 +117,63 @@ public final class ObjectStore implements AutoCloseable {
               + segmentBytes
               + " bytes; at least 8 are needed");
     }
+  }
+
+  /**
+   * What the daemon does on first start: mkfs {@code dir} (created if absent) when it holds nothing
+   * but the daemon's lock file (and a file system's {@code lost+found}); returns whether it did. A
+   * directory that holds a store is left alone; one that holds anything else is refused, so that a
+   * wrong --data never formats someone's files.
+   */
+  public static boolean mkfsIfEmpty(Path dir, int shards, long shardBytes, int segmentBytes)
+      throws IOException {
+    checkGeometry(shards, shardBytes, segmentBytes);
+    Files.createDirectories(dir);
     try (DataDirLock lock = DataDirLock.acquire(dir)) {
       if (Files.exists(ShardFiles.data(dir, 0))) {
-        throw new IOException(dir + " already holds a store (" + ShardFiles.data(dir, 0) + ")");
+        return false;
       }
-      long storeId = new SecureRandom().nextLong();
-      long bytes = first + segments * segmentBytes;
-      CRC32C crc = new CRC32C();
-      ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
-      for (int s = 0; s < shards; s++) {
-        Path path = ShardFiles.data(dir, s);
-        try (FileChannel ch =
-            FileChannel.open(
-                path,
-                StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.WRITE,
-                StandardOpenOption.READ)) {
-          for (long off = 0; off < bytes; ) {
-            zeros.clear().limit((int) Math.min(zeros.capacity(), bytes - off));
-            off += ch.write(zeros, off);
-          }
-          for (int copy = 0; copy < 2; copy++) {
-            Superblock sb =
-                new Superblock(
-                    s, shards, bytes, segmentBytes, (int) segments, first, copy, 0, storeId);
-            MemorySegment block = MemorySegment.ofArray(new byte[Blocks.SIZE]);
-            sb.encode(block, crc);
-            ch.write(block.asByteBuffer(), (long) copy * Blocks.SIZE);
-          }
-          ch.force(true);
-        }
+      List<String> others;
+      try (Stream<Path> entries = Files.list(dir)) {
+        others =
+            entries
+                .map(p -> p.getFileName().toString())
+                .filter(n -> !n.equals(DataDirLock.FILE_NAME) && !n.equals("lost+found"))
+                .sorted()
+                .toList();
       }
-      try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-        d.force(true);
+      if (!others.isEmpty()) {
+        throw new IOException(
+            dir
+                + " holds no Tidestore store but is not empty ("
+                + String.join(", ", others.subList(0, Math.min(5, others.size())))
+                + (others.size() > 5 ? ", ..." : "")
+                + "); refusing to format it: point --data at an empty or absent directory, or"
+                + " run tidestore mkfs there yourself after moving those files away");
       }
+      long first = (long) SuperblockDescriptor.COPIES * Blocks.SIZE;
+      format(dir, shards, first, (shardBytes - first) / segmentBytes, segmentBytes);
+      return true;
+    }
+  }
+
+  private static void format(Path dir, int shards, long first, long segments, int segmentBytes)
+      throws IOException {
+    long storeId = new SecureRandom().nextLong();
+    long bytes = first + segments * segmentBytes;
+    List<List<Superblock>> superblocks = new ArrayList<>();
+    for (int s = 0; s < shards; s++) {
+      List<Superblock> copies = new ArrayList<>();
+      for (int copy = 0; copy < 2; copy++) {
+        copies.add(
+            new Superblock(
+                s, shards, bytes, segmentBytes, (int) segments, first, copy, 0, storeId));
+      }
+      superblocks.add(copies);
+    }
+    ShardFormatter.format(dir, superblocks, bytes);
+    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+      d.force(true);
     }
   }
 

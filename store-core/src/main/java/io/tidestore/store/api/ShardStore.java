@@ -89,7 +89,12 @@ public interface ShardStore extends AutoCloseable {
   /** Whether an I/O error turned the shard read-only (writes fail with READ_ONLY). */
   boolean readOnly();
 
-  /** Largest byte count one {@link #write} accepts (one write is one atomic record). */
+  /**
+   * Largest byte count one {@link #write} accepts: {@link #MAX_WRITE_BYTES} when a segment holds a
+   * record that large (the default geometry for shards of 1 GiB and more), else what one segment
+   * holds. One write is one record, so it is atomic across a crash; a larger write fails with
+   * INVALID rather than being split.
+   */
   long maxWriteBytes();
 
   /** Counters for metrics; a snapshot taken on the owner thread. */
@@ -107,6 +112,12 @@ public interface ShardStore extends AutoCloseable {
 
   /** Largest object, in bytes. */
   long MAX_OBJECT_BYTES = 64L << 20;
+
+  /**
+   * Largest single write, in bytes: the object protocol's largest data payload (16 MiB), so that
+   * every write a client can send is one atomic record on a store of the default geometry.
+   */
+  int MAX_WRITE_BYTES = 16 << 20;
 
   /** Largest attribute value, in bytes. */
   int MAX_XATTR_BYTES = 64 << 10;

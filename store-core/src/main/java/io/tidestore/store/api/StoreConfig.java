@@ -10,7 +10,9 @@ package io.tidestore.store.api;
  * @param maxBatchesInFlight journal writes outstanding at once; later sealed batches wait
  * @param checkpointEveryBytes write an index checkpoint after this many journal bytes
  * @param cleanerPolicy victim choice
- * @param cleanerLowWaterSegments start cleaning when free segments drop to this many
+ * @param cleanerLowWaterSegments clean urgently (several victims at once) when free segments drop
+ *     to this many; background cleaning starts at twice as many ({@link
+ *     #cleanerHighWaterSegments()})
  * @param reserveSegments segments kept for the cleaner and checkpoints; user writes that would eat
  *     into them fail with NO_SPACE
  */
@@ -35,6 +37,11 @@ public record StoreConfig(
       throw new IllegalArgumentException(
           "need reserveSegments >= 1 and cleanerLowWaterSegments > reserveSegments");
     }
+  }
+
+  /** Free segments at which background cleaning (one victim at a time) starts. */
+  public int cleanerHighWaterSegments() {
+    return 2 * cleanerLowWaterSegments;
   }
 
   /** Defaults for a daemon: 1 MiB / 256-op batches, 4 in flight, greedy cleaning. */

@@ -26,7 +26,6 @@ public final class Batch {
   int dataBlocks;
   int capacityBlocks;
   int ops;
-  int relocations;
   long firstOpNanos;
   long submitNanos;
 
@@ -74,16 +73,6 @@ public final class Batch {
   /** All data blocks of the record, or null when it has none. */
   public MemorySegment data() {
     return dataBlocks == 0 ? null : data.asSlice(0, (long) dataBlocks * Blocks.SIZE);
-  }
-
-  /** Blocks the cleaner relocated in this record. */
-  public int relocations() {
-    return relocations;
-  }
-
-  /** Counts one block the cleaner relocated into this record. */
-  public void relocated() {
-    relocations++;
   }
 
   public long recordBytes() {

@@ -1,6 +1,8 @@
 package io.tidestore.store.journal;
 
 import io.tidestore.store.api.JournalObserver;
+import io.tidestore.store.api.ObjectKey;
+import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.api.StoreException;
@@ -90,6 +92,7 @@ public final class Journal implements IoCompletion {
   private long bytesWritten;
   private long records;
   private JournalObserver observer = JournalObserver.NONE;
+  private int segmentsWanted;
 
   public Journal(
       int shard,
@@ -198,19 +201,65 @@ public final class Journal implements IoCompletion {
     return b != null ? b.offsetInSegment : headOffset;
   }
 
-  /** Largest data payload one operation may stage (one record never spans segments). */
+  /** Blocks left in the open segment (0 when none is open). */
+  public int headRoomBlocks() {
+    return headSegment < 0 ? 0 : (int) ((geometry.segmentBytes() - headOffset) / Blocks.SIZE);
+  }
+
+  /**
+   * Blocks a new record can still be placed in without opening more segments than are allocatable:
+   * the room left in the open segment plus the allocatable segments, less what the open batch will
+   * take when sealed.
+   */
+  public long placeableBlocks() {
+    long openBlocks =
+        open == null ? 0 : RecordDescriptor.metaBlocks(deltas.length()) + open.dataBlocks;
+    return headRoomBlocks()
+        + (long) segments.allocatable() * (geometry.segmentBytes() / Blocks.SIZE)
+        - openBlocks;
+  }
+
+  /** New segments the last {@link #reserve} that found no space needed. */
+  public int segmentsWanted() {
+    return segmentsWanted;
+  }
+
+  /**
+   * Largest data payload one write may stage: {@link ShardStore#MAX_WRITE_BYTES}, or less when a
+   * segment cannot hold that record (one record never spans segments). The record's metadata is
+   * reckoned for the worst case, a write that also creates an object with the longest name.
+   */
   public long maxOpBytes() {
-    return geometry.segmentBytes() - 4L * Blocks.SIZE;
+    int segmentBlocks = geometry.segmentBytes() / Blocks.SIZE;
+    int meta =
+        RecordDescriptor.metaBlocks(
+            DeltaWriter.createLength(ObjectKey.MAX_NAME_BYTES)
+                + DeltaWriter.writeLength(segmentBlocks));
+    return Math.min(ShardStore.MAX_WRITE_BYTES, (long) (segmentBlocks - meta) * Blocks.SIZE);
   }
 
   /**
    * Makes room in the open batch for one operation of {@code metaBytes} delta bytes and {@code
    * dataBlocks} data blocks, sealing the open batch first if it is full.
    *
-   * @param cleaner whether the cleaner asks: it may use the reserved segments
+   * <p>The last {@code reserveSegments} allocatable segments are the cleaner's, so that it can
+   * always relocate a victim and make progress: user writes may not open them. Operations that only
+   * free space (remove, shrinking truncate) may open all but the last one; relocations may open
+   * every segment.
+   *
+   * @param freesSpace whether the operation only frees space (may dip into the reserve)
    * @return the batch to stage into, or null when the shard has no space for it
    */
-  public Batch reserve(int metaBytes, int dataBlocks, boolean cleaner) {
+  public Batch reserve(int metaBytes, int dataBlocks, boolean freesSpace) {
+    return reserve(metaBytes, dataBlocks, freesSpace ? 1 : config.reserveSegments());
+  }
+
+  /** {@link #reserve} for the cleaner's relocations: may open the last free segment. */
+  public Batch reserveRelocation(int metaBytes, int dataBlocks) {
+    return reserve(metaBytes, dataBlocks, 0);
+  }
+
+  private Batch reserve(int metaBytes, int dataBlocks, int keep) {
     // A refusal describes only the latest call, so an older one never relabels a NO_SPACE.
     memoryRefusal = null;
     if (failure != null) {
@@ -231,14 +280,16 @@ public final class Journal implements IoCompletion {
       // Seal at the segment boundary rather than let a batch that fits the open segment grow
       // past it and move whole to a new one, which would waste the rest of the open segment.
       boolean boundary = segmentsNeeded(sealedLen) == 0 && segmentsNeeded(len) > 0;
-      if (fitsBatch && !boundary && hasSegments(segmentsNeeded(len), cleaner)) {
+      if (fitsBatch && !boundary && hasSegments(segmentsNeeded(len), keep)) {
         return open;
       }
-      if (!hasSegments(segmentsNeeded(sealedLen, alone), cleaner)) {
+      if (!hasSegments(segmentsNeeded(sealedLen, alone), keep)) {
+        segmentsWanted = segmentsNeeded(sealedLen, alone);
         return null;
       }
       seal();
-    } else if (!hasSegments(segmentsNeeded(alone), cleaner)) {
+    } else if (!hasSegments(segmentsNeeded(alone), keep)) {
+      segmentsWanted = segmentsNeeded(alone);
       return null;
     }
     try {
@@ -283,8 +334,8 @@ public final class Journal implements IoCompletion {
     return need;
   }
 
-  private boolean hasSegments(int need, boolean cleaner) {
-    return need == 0 || segments.allocatable() >= need + (cleaner ? 0 : config.reserveSegments());
+  private boolean hasSegments(int need, int keep) {
+    return need == 0 || segments.allocatable() >= need + keep;
   }
 
   /** Counts one staged operation into {@code batch} (for the count and age thresholds). */

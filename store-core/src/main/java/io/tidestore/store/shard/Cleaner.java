@@ -1,6 +1,7 @@
 package io.tidestore.store.shard;
 
-import io.tidestore.store.api.CleanerPolicy;
+import io.tidestore.store.api.StoreCompletion;
+import io.tidestore.store.api.StoreException;
 import io.tidestore.store.index.BlockEntry;
 import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.io.IoCompletion;
@@ -17,37 +18,72 @@ import io.tidestore.store.segment.SegmentTable;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Reclaims segments by relocating their live blocks to the journal head. When free segments drop to
- * {@code cleanerLowWaterSegments}, it picks a victim ({@link CleanerPolicy}), reads it whole, walks
- * its records, and re-logs every block the index still points at as a RELOCATE delta (which applies
- * only if the block was not rewritten meanwhile). Once the victim holds no live block and a
- * checkpoint covers its records, it is free. One victim at a time; the relocations go through the
- * same ordered journal as user writes, so a crash at any point loses nothing. Owner thread only.
+ * Reclaims segments by relocating their live blocks to the journal head, as a pipeline so that user
+ * writes rarely wait for space.
+ *
+ * <h2>When</h2>
+ *
+ * Background cleaning starts when free segments drop to {@code cleanerHighWaterSegments()}: one
+ * victim at a time and only segments at least a quarter dead, so cleaning ahead of need is cheap.
+ * At {@code cleanerLowWaterSegments} it turns urgent: up to {@link #URGENT_VICTIMS} victims have
+ * relocations in flight at once. A new victim starts only if its live blocks fit in the space the
+ * cleaner may write (allocatable segments, the cleaner's reserve included, plus the room left in
+ * the open segment) next to the relocations already in flight, so it never stalls half-way; with
+ * the reserve intact one victim always fits, which is what guarantees progress on a full store.
+ *
+ * <h2>How</h2>
+ *
+ * A victim ({@link VictimPicker}) is read whole with one I/O into the cleaner's buffer; its records
+ * are walked and every block the index still points at is re-logged as a RELOCATE delta (which
+ * applies only if the block was not rewritten meanwhile). Relocations join the ordered journal and
+ * group-commit like user writes, in records of up to {@code maxBatchBytes}. The buffer is free as
+ * soon as the relocations are staged, so the next victim's read overlaps the previous one's
+ * relocation writes.
+ *
+ * <h2>Reuse</h2>
+ *
+ * Once a victim's last relocation record has applied it holds no live block, but its records may
+ * still be on replay's path: it becomes allocatable when a durable checkpoint lies past them (see
+ * {@link SegmentTable#reclaim}). The cleaner asks for a checkpoint when a victim finishes; the
+ * checkpointer runs one at a time and coalesces requests, so one checkpoint releases every victim
+ * finished while the previous one was being written. Owner thread only.
  */
 final class Cleaner implements IoCompletion, DeltaVisitor {
   private static final System.Logger LOG = System.getLogger(Cleaner.class.getName());
 
-  private final LogShard shard;
+  /** Victims with relocations in flight at once when space is low. */
+  static final int URGENT_VICTIMS = 4;
 
-  /** One segment, allocated with the shard's buffers at mount. */
+  private final LogShard shard;
+  private final VictimPicker picker;
+
+  /** One segment, allocated with the shard's buffers at mount (charged to the memory budget). */
   private final MemorySegment buffer;
 
-  private int victim = -1;
-  private boolean reading;
-  private int relocationsInFlight;
+  /** The segment being read, or -1. */
+  private int reading = -1;
+
+  /** Victims whose relocations are staged and not yet applied, oldest first. */
+  private final int[] relocating = new int[URGENT_VICTIMS + 1];
+
+  private int relocatingCount;
+
   private long bytesWritten;
   private long segmentsCleaned;
   private int recordLocation;
   private long recordOffset;
+  private int victimBlocks;
+  private Batch lastBatch;
   private boolean stalled;
 
   Cleaner(LogShard shard, MemorySegment buffer) {
     this.shard = shard;
     this.buffer = buffer;
+    this.picker = new VictimPicker(shard.segments, shard.config);
   }
 
   boolean busy() {
-    return reading || relocationsInFlight > 0;
+    return reading >= 0 || relocatingCount > 0;
   }
 
   long bytesWritten() {
@@ -59,88 +95,95 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
   }
 
   /**
-   * Whether waiting can help a write that found no space: cleaning or a checkpoint is under way, a
-   * segment only waits for a checkpoint, or some segment holds enough dead blocks to reclaim.
+   * Whether waiting can get a mutation that needs {@code segments} new segments its space: the free
+   * segments plus what checkpoints and compaction can still release cover it and the reserve. False
+   * means the store is truly full for it: fail it now rather than park it.
    */
-  boolean canMakeSpace() {
-    if (busy() || victim >= 0 || shard.checkpointer.busy()) {
-      return true;
+  boolean canMakeSpace(int segments) {
+    if (shard.readOnly() || shard.journal.failure() != null) {
+      return false;
     }
+    long reachable = picker.reachableFreeSegments(shard.journal.headRoomBlocks());
+    return reachable >= segments + shard.config.reserveSegments();
+  }
+
+  /** Starts cleaning another victim if space runs low and the pipeline has room. */
+  void maybeStart() {
+    SegmentTable segs = shard.segments;
+    int free = segs.freeCount();
+    if (shard.readOnly()
+        || shard.journal.failure() != null
+        || free > shard.config.cleanerHighWaterSegments()) {
+      return;
+    }
+    // Segments that only wait for a checkpoint are the cheapest space there is.
+    if (!shard.checkpointer.busy() && hasUncoveredDeadSegment()) {
+      shard.checkpointer.request();
+    }
+    boolean urgent = free <= shard.config.cleanerLowWaterSegments();
+    if (reading >= 0 || relocatingCount >= (urgent ? URGENT_VICTIMS : 1)) {
+      return;
+    }
+    long now = shard.journal.lastAppliedSeq() + 1;
+    int v =
+        picker.pick(
+            now,
+            urgent ? picker.urgentMinNet() : picker.backgroundMinNet(),
+            relocating,
+            relocatingCount);
+    if (v < 0 && urgent) {
+      // Nothing worth its cost: take any segment that nets space at all, or writes would fail.
+      v = picker.pick(now, VictimPicker.MIN_NET, relocating, relocatingCount);
+    }
+    if (v < 0 || !fits(segs.live(v)) || shard.queue.capacity() - shard.queue.inFlight() < 1) {
+      return;
+    }
+    reading = v;
+    segs.readStarted(segs.firstLocation(v));
+    shard.queue.read(shard.file, shard.superblock.segmentOffset(v), buffer, this, v);
+  }
+
+  private boolean hasUncoveredDeadSegment() {
     SegmentTable segs = shard.segments;
     for (int s = 0; s < segs.count(); s++) {
       if (segs.state(s) == SegmentTable.USED && segs.live(s) == 0) {
         return true;
       }
     }
-    // Relocation needs a segment to write into.
-    return segs.allocatable() > 0 && pickVictim() >= 0;
+    return false;
   }
 
-  /** Starts cleaning a victim if space runs low and nothing is being cleaned. */
-  void maybeStart() {
-    SegmentTable segs = shard.segments;
-    if (victim >= 0
-        || shard.readOnly()
-        || segs.freeCount() > shard.config.cleanerLowWaterSegments()) {
-      return;
-    }
-    // Segments that only wait for a checkpoint are the cheapest space there is.
-    for (int s = 0; s < segs.count(); s++) {
-      if (segs.state(s) == SegmentTable.USED && segs.live(s) == 0) {
-        shard.checkpointer.request();
-        break;
-      }
-    }
-    int v = segs.allocatable() > 0 ? pickVictim() : -1;
-    if (v < 0) {
-      return;
-    }
-    victim = v;
-    stalled = false;
-    if (shard.queue.capacity() - shard.queue.inFlight() < 1) {
-      victim = -1;
-      return;
-    }
-    reading = true;
-    segs.readStarted(segs.firstLocation(v));
-    shard.queue.read(shard.file, shard.superblock.segmentOffset(v), buffer, this, v);
-  }
-
-  private int pickVictim() {
-    SegmentTable segs = shard.segments;
-    int perSegment = segs.blocksPerSegment();
-    long now = shard.journal.lastAppliedSeq() + 1;
-    int best = -1;
-    double bestScore = Double.NEGATIVE_INFINITY;
-    for (int s = 0; s < segs.count(); s++) {
-      int live = segs.live(s);
-      // Relocating a nearly full segment costs as much space as it frees.
-      if (segs.state(s) != SegmentTable.USED
-          || live == 0
-          || live > perSegment - Math.max(2, perSegment / 16)) {
-        continue;
-      }
-      double u = (double) live / perSegment;
-      double score =
-          shard.config.cleanerPolicy() == CleanerPolicy.GREEDY
-              ? -live
-              : (1 - u) * (now - segs.maxSeq(s) + 1) / (1 + u);
-      if (score > bestScore) {
-        bestScore = score;
-        best = s;
-      }
-    }
-    return best;
+  /**
+   * Whether relocating {@code live} blocks fits where the cleaner may write: the allocatable
+   * segments (its reserve included) and the room left in the open segment, less the open batch.
+   * Earlier victims' relocations are already staged, so they are accounted for. The metadata blocks
+   * of the relocation records and up to two blocks per segment crossed (sealing at a segment's end)
+   * are charged. A victim always nets at least {@link VictimPicker#MIN_NET} blocks, so it fits in
+   * one free segment: with one allocatable segment left the cleaner still makes progress.
+   */
+  private boolean fits(int live) {
+    int perSegment = shard.segments.blocksPerSegment();
+    long need = live + picker.relocationMetaBlocks(live) + 2L * (live / perSegment + 1);
+    return need <= shard.journal.placeableBlocks();
   }
 
   @Override
   public void completed(long tag, int result) {
-    reading = false;
+    int victim = reading;
+    reading = -1;
     SegmentTable segs = shard.segments;
     segs.readDone(segs.firstLocation(victim));
     if (result < shard.superblock.segmentBytes()) {
       LOG.log(System.Logger.Level.ERROR, "shard " + shard.shard + ": short cleaner read");
-      victim = -1;
+      return;
+    }
+    victimBlocks = 0;
+    lastBatch = null;
+    stalled = false;
+    // Space may have gone to user writes since the read started. A victim must be relocated whole
+    // or not at all: half a victim frees nothing and leaks the space its copies took.
+    if (!fits(segs.live(victim))) {
+      maybeStart();
       return;
     }
     long segBytes = shard.superblock.segmentBytes();
@@ -160,57 +203,42 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
       }
       pos += h.length();
     }
+    if (lastBatch == null) {
+      // Nothing was live any more: the victim only waits for a checkpoint.
+      victimDone(victim, 0, null);
+    } else {
+      relocating[relocatingCount++] = victim;
+      int blocks = victimBlocks;
+      lastBatch.onApplied((StoreCompletion<Void>) (v, e) -> relocated(victim, blocks, e));
+    }
     shard.journal.endOfPass();
-    checkDone();
+    maybeStart();
   }
 
   @Override
   public void failed(long tag, IoOpException error) {
-    reading = false;
+    int victim = reading;
+    reading = -1;
     shard.segments.readDone(shard.segments.firstLocation(victim));
     LOG.log(
         System.Logger.Level.ERROR,
         "shard " + shard.shard + ": cleaner could not read segment " + victim + ": " + error);
-    victim = -1;
   }
 
-  private void relocateIfLive(long id, int block, int dataIndex, int crc) {
-    ObjectEntry e = shard.index.byId(id);
-    int location = recordLocation + dataIndex;
-    if (e == null || e.block(block) != BlockEntry.pack(location, crc)) {
-      return;
+  private void relocated(int victim, int blocks, StoreException failure) {
+    for (int i = 0; i < relocatingCount; i++) {
+      if (relocating[i] == victim) {
+        System.arraycopy(relocating, i + 1, relocating, i, relocatingCount - i - 1);
+        relocatingCount--;
+        break;
+      }
     }
-    Batch batch = shard.journal.reserve(DeltaDescriptor.RELOCATE_LENGTH, 1, true);
-    if (batch == null) {
-      stalled = true;
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "shard " + shard.shard + ": cleaner has no segment to relocate into; store is full");
-      return;
-    }
-    MemorySegment slice = batch.dataBlock(batch.addDataBlock());
-    MemorySegment.copy(
-        buffer, recordOffset + (long) dataIndex * Blocks.SIZE, slice, 0, Blocks.SIZE);
-    shard.journal.deltas().relocate(id, block, location, crc);
-    shard.journal.staged(batch);
-    if (batch.relocations() == 0) {
-      relocationsInFlight++;
-    }
-    batch.relocated();
-    bytesWritten += Blocks.SIZE + DeltaDescriptor.RELOCATE_LENGTH;
+    victimDone(victim, blocks, failure);
   }
 
-  /** Called for every applied batch. */
-  void applied(Batch batch) {
-    if (batch.relocations() > 0) {
-      relocationsInFlight--;
-      checkDone();
-    }
-  }
-
-  private void checkDone() {
-    if (victim < 0 || reading || relocationsInFlight > 0) {
-      return;
+  private void victimDone(int victim, int blocks, StoreException failure) {
+    if (failure != null) {
+      return; // the journal failed and the shard is read-only
     }
     int live = shard.segments.live(victim);
     if (live == 0) {
@@ -225,10 +253,35 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
               + victim
               + " still has "
               + live
-              + " live blocks after cleaning; fsck the shard");
+              + " live blocks after relocating "
+              + blocks
+              + "; fsck the shard");
     }
-    victim = -1;
-    shard.retryParked();
+    maybeStart();
+  }
+
+  private void relocateIfLive(long id, int block, int dataIndex, int crc) {
+    ObjectEntry e = shard.index.byId(id);
+    int location = recordLocation + dataIndex;
+    if (e == null || e.block(block) != BlockEntry.pack(location, crc)) {
+      return;
+    }
+    Batch batch = shard.journal.reserveRelocation(DeltaDescriptor.RELOCATE_LENGTH, 1);
+    if (batch == null) {
+      stalled = true;
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "shard " + shard.shard + ": cleaner has no segment to relocate into; store is full");
+      return;
+    }
+    MemorySegment slice = batch.dataBlock(batch.addDataBlock());
+    MemorySegment.copy(
+        buffer, recordOffset + (long) dataIndex * Blocks.SIZE, slice, 0, Blocks.SIZE);
+    shard.journal.deltas().relocate(id, block, location, crc);
+    shard.journal.staged(batch);
+    lastBatch = batch;
+    victimBlocks++;
+    bytesWritten += Blocks.SIZE + DeltaDescriptor.RELOCATE_LENGTH;
   }
 
   @Override

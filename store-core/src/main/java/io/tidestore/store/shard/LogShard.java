@@ -258,7 +258,15 @@ public final class LogShard implements ShardStore, Journal.Listener {
     }
     if (len > maxWriteBytes()) {
       done.complete(
-          null, invalid("write of " + len + " bytes exceeds the " + maxWriteBytes() + " limit"));
+          null,
+          invalid(
+              "write of "
+                  + len
+                  + " bytes exceeds the largest single write of this shard, "
+                  + maxWriteBytes()
+                  + " bytes (one write is one atomic record and a record fits one "
+                  + superblock.segmentBytes()
+                  + "-byte segment); split it into several writes"));
       return;
     }
     StoreException refused = refuseWrite();
@@ -394,7 +402,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
       forgetIfUnused(e);
       return true;
     }
-    if (!cleaner.canMakeSpace()) {
+    if (!cleaner.canMakeSpace(journal.segmentsWanted())) {
       done.complete(null, noSpace(0));
       forgetIfUnused(e);
       return true;
@@ -418,6 +426,14 @@ public final class LogShard implements ShardStore, Journal.Listener {
     cleaner.maybeStart();
   }
 
+  /**
+   * Frees segments that overwrites emptied and a durable checkpoint already covers, without waiting
+   * for the next checkpoint to do it.
+   */
+  private void reclaimDeadSegments() {
+    segments.reclaim(checkpointer.durableSeq());
+  }
+
   /** Retries parked mutations; called whenever space may have been freed. */
   void retryParked() {
     if (parked.isEmpty()) {
@@ -430,7 +446,8 @@ public final class LogShard implements ShardStore, Journal.Listener {
       if (p.attempt().getAsBoolean()) {
         noteSpaceWait(now - p.since());
         resume(p.entry());
-      } else if (!cleaner.canMakeSpace() || now - p.since() > SPACE_WAIT_LIMIT_NANOS) {
+      } else if (!cleaner.canMakeSpace(journal.segmentsWanted())
+          || now - p.since() > SPACE_WAIT_LIMIT_NANOS) {
         noteSpaceWait(now - p.since());
         p.done().complete(null, noSpace(0));
         resume(p.entry());
@@ -974,6 +991,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
   @Override
   public void endOfPass() {
     enter();
+    reclaimDeadSegments();
     retryParked();
     pumpReads();
     cleaner.maybeStart();
@@ -1006,7 +1024,6 @@ public final class LogShard implements ShardStore, Journal.Listener {
       // Our own encoding failed to decode: a bug, not a disk fault. Stop writing.
       throw new IllegalStateException("shard " + shard + ": own record does not decode", ex);
     }
-    cleaner.applied(batch);
     checkpointer.afterApply(batch.seq());
   }
 
@@ -1051,6 +1068,11 @@ public final class LogShard implements ShardStore, Journal.Listener {
   public void observeJournal(JournalObserver observer) {
     enter();
     journal.observe(observer);
+  }
+
+  /** Starts a new longest-wait-for-space window (measurements of one phase of a run). */
+  void resetSpaceWaitMax() {
+    spaceWaitMaxNanos = 0;
   }
 
   @Override
@@ -1113,6 +1135,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
       if (left <= 0) {
         return false;
       }
+      reclaimDeadSegments();
       retryParked();
       pumpReads();
       cleaner.maybeStart();

@@ -208,6 +208,8 @@ class StoreMeasurementsTest {
                     d);
         run(s, q, n, overwrite, null); // warm up: the cleaner is running from here on
         ShardStats before = s.stats();
+        // The fill phase's waits (1 MiB writes into a filling store) are not the goal's figure.
+        ((LogShard) s).resetSpaceWaitMax();
         lat[0] = 0;
         long fullNanos = run(s, q, n, overwrite, lat);
         ShardStats after = s.stats();
@@ -220,7 +222,7 @@ class StoreMeasurementsTest {
         System.out.printf(
             "MEASURE cleaner %s: empty %.0f writes/s (max latency %.1f ms), 90%% full %.0f"
                 + " writes/s (max latency %.1f ms), ratio %.2f; WA in the full phase %.2f;"
-                + " longest wait for space %.1f ms; segments cleaned %d%n",
+                + " longest wait for space in the full phase %.1f ms; segments cleaned %d%n",
             policy,
             n / (emptyNanos / 1e9),
             emptyLat / 1e6,

@@ -1,0 +1,130 @@
+package io.tidestore.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.tidestore.client.ShardAwareClient;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The daemon formats an empty or absent data directory itself (with --shards/--shard-size), serves
+ * objects from the new store at once, and keeps it on the next start; a directory holding other
+ * files is never formatted.
+ */
+class FirstStartMkfsIT {
+  private static final Duration STOP = Duration.ofSeconds(30);
+  private static final Pattern OBJECT_PORT = Pattern.compile("object=(\\d+)");
+
+  @TempDir Path dir;
+
+  private static OsdProcess start(Path data) throws Exception {
+    return OsdProcess.start(
+        "osd",
+        "--data",
+        data.toString(),
+        "--metrics-port",
+        "0",
+        "--port",
+        "0",
+        "--nbd-port",
+        "0",
+        "--reactors",
+        "2",
+        "--shards",
+        "3",
+        "--shard-size",
+        "16m",
+        "--cache-size",
+        "16m");
+  }
+
+  private static InetSocketAddress objectAddress(OsdProcess osd) throws Exception {
+    Matcher m = OBJECT_PORT.matcher(osd.awaitLine("tidestore osd ready", STOP));
+    assertTrue(m.find(), osd.output());
+    return new InetSocketAddress("127.0.0.1", Integer.parseInt(m.group(1)));
+  }
+
+  @Test
+  void anAbsentDataDirIsFormattedAndServesObjectsAcrossRestarts() throws Exception {
+    Path data = dir.resolve("fresh/osd.0");
+    byte[] content = new byte[100_000];
+    for (int i = 0; i < content.length; i++) {
+      content[i] = (byte) (i * 31 + 7);
+    }
+    try (MultiThreadIoEventLoopGroup group =
+        new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory())) {
+      try (OsdProcess osd = start(data)) {
+        osd.awaitReady();
+        assertTrue(
+            osd.output().contains("created an object store in the empty data directory " + data),
+            osd.output());
+        assertTrue(osd.output().contains("3 shards of 16777216 bytes"), osd.output());
+        assertTrue(osd.output().contains("object store: 3 shards"), osd.output());
+        try (ShardAwareClient client =
+            ShardAwareClient.connect(group, EpollSocketChannel.class, objectAddress(osd))
+                .get(30, TimeUnit.SECONDS)) {
+          client.write("first", 0, Unpooled.wrappedBuffer(content)).get(30, TimeUnit.SECONDS);
+          assertArrayEquals(content, read(client, content.length));
+        }
+        osd.signal("TERM");
+        assertEquals(0, osd.awaitExit(STOP), osd.output());
+      }
+      for (int s = 0; s < 3; s++) {
+        // Whole segments only: a shard file is at most --shard-size, short of it by < 1 segment.
+        long size = Files.size(data.resolve("shard-" + s));
+        assertTrue(size > (15L << 20) && size <= 16L << 20, "shard-" + s + ": " + size);
+      }
+      try (OsdProcess osd = start(data)) {
+        osd.awaitReady();
+        assertFalse(osd.output().contains("created an object store"), osd.output());
+        try (ShardAwareClient client =
+            ShardAwareClient.connect(group, EpollSocketChannel.class, objectAddress(osd))
+                .get(30, TimeUnit.SECONDS)) {
+          assertArrayEquals(content, read(client, content.length));
+        }
+        osd.signal("TERM");
+        assertEquals(0, osd.awaitExit(STOP), osd.output());
+      }
+    }
+  }
+
+  @Test
+  void aDataDirHoldingOtherFilesIsRefusedAndLeftAlone() throws Exception {
+    Path data = dir.resolve("busy");
+    Files.createDirectories(data);
+    Files.writeString(data.resolve("notes.txt"), "keep me");
+    try (OsdProcess osd = start(data)) {
+      assertEquals(1, osd.awaitExit(STOP), osd.output());
+      assertTrue(
+          osd.output().contains("holds no Tidestore store but is not empty (notes.txt)"),
+          osd.output());
+    }
+    assertEquals("keep me", Files.readString(data.resolve("notes.txt")));
+    assertFalse(Files.exists(data.resolve("shard-0")));
+  }
+
+  private static byte[] read(ShardAwareClient client, int length) throws Exception {
+    ByteBuf got = client.read("first", 0, length).get(30, TimeUnit.SECONDS);
+    try {
+      return ByteBufUtil.getBytes(got);
+    } finally {
+      got.release();
+    }
+  }
+}

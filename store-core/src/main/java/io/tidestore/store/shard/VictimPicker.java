@@ -1,0 +1,123 @@
+package io.tidestore.store.shard;
+
+import io.tidestore.store.api.CleanerPolicy;
+import io.tidestore.store.api.StoreConfig;
+import io.tidestore.store.record.Blocks;
+import io.tidestore.store.record.DeltaDescriptor;
+import io.tidestore.store.record.RecordDescriptor;
+import io.tidestore.store.segment.SegmentTable;
+
+/**
+ * Which closed segment the cleaner reclaims next ({@link CleanerPolicy}), and how many segments
+ * cleaning could free at most (the full-store answer). Owner thread only.
+ */
+final class VictimPicker {
+  private final SegmentTable segs;
+  private final CleanerPolicy policy;
+  private final int relocationsPerRecord;
+  private final int metaBlocksPerRecord;
+
+  VictimPicker(SegmentTable segs, StoreConfig config) {
+    this.segs = segs;
+    this.policy = config.cleanerPolicy();
+    this.relocationsPerRecord =
+        Math.max(1, Math.min(config.maxBatchBytes() / Blocks.SIZE, config.maxBatchOps()));
+    this.metaBlocksPerRecord =
+        RecordDescriptor.metaBlocks(relocationsPerRecord * DeltaDescriptor.RELOCATE_LENGTH);
+  }
+
+  /** Metadata blocks of the records that relocate {@code live} blocks. */
+  int relocationMetaBlocks(int live) {
+    return (live + relocationsPerRecord - 1) / relocationsPerRecord * metaBlocksPerRecord;
+  }
+
+  /**
+   * Blocks that cleaning segment {@code s} nets: its dead blocks minus the metadata of the records
+   * relocating its live ones. A segment must net at least two to be a victim: relocating a nearly
+   * full segment costs as much space as it frees, and the segments it fills would qualify again, so
+   * the cleaner would never stop.
+   */
+  int netBlocks(int s) {
+    int live = segs.live(s);
+    return segs.blocksPerSegment() - live - relocationMetaBlocks(live);
+  }
+
+  private boolean eligible(int s, int minNet) {
+    return segs.state(s) == SegmentTable.USED && segs.live(s) > 0 && netBlocks(s) >= minNet;
+  }
+
+  /** Net blocks any victim must yield: a real gain. */
+  static final int MIN_NET = 2;
+
+  /**
+   * Net blocks a victim should yield when space is low: a sixteenth of a segment, so that a policy
+   * that weighs age (cost-benefit) does not pick nearly full old segments while emptier ones exist;
+   * the cleaner falls back to {@link #MIN_NET} when no segment qualifies.
+   */
+  int urgentMinNet() {
+    return Math.max(MIN_NET, segs.blocksPerSegment() / 16);
+  }
+
+  /**
+   * Net blocks a victim must yield for background cleaning (space not yet low): a quarter of a
+   * segment, so cleaning ahead of need costs little write amplification.
+   */
+  int backgroundMinNet() {
+    return Math.max(MIN_NET, segs.blocksPerSegment() / 4);
+  }
+
+  /**
+   * The best segment netting at least {@code minNet} blocks under the policy, skipping the first
+   * {@code busyCount} of {@code busy} (relocations in flight); -1 when there is none. {@code
+   * nowSeq} ages segments for cost-benefit.
+   */
+  int pick(long nowSeq, int minNet, int[] busy, int busyCount) {
+    int perSegment = segs.blocksPerSegment();
+    int best = -1;
+    double bestScore = Double.NEGATIVE_INFINITY;
+    for (int s = 0; s < segs.count(); s++) {
+      if (!eligible(s, minNet) || contains(busy, busyCount, s)) {
+        continue;
+      }
+      int live = segs.live(s);
+      double u = (double) live / perSegment;
+      double score =
+          policy == CleanerPolicy.GREEDY
+              ? -live
+              : (1 - u) * (nowSeq - segs.maxSeq(s) + 1) / (1 + u);
+      if (score > bestScore) {
+        bestScore = score;
+        best = s;
+      }
+    }
+    return best;
+  }
+
+  private static boolean contains(int[] a, int n, int v) {
+    for (int i = 0; i < n; i++) {
+      if (a[i] == v) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Segments that could be allocatable once the cleaner compacted every segment worth cleaning and
+   * a checkpoint released them: the free ones, the closed ones without a live block, and the net
+   * blocks of the others plus the room left in the open one, in whole segments.
+   */
+  long reachableFreeSegments(int headRoomBlocks) {
+    long free = 0;
+    long net = headRoomBlocks;
+    for (int s = 0; s < segs.count(); s++) {
+      byte state = segs.state(s);
+      if (state == SegmentTable.FREE || (state == SegmentTable.USED && segs.live(s) == 0)) {
+        free++;
+      } else if (eligible(s, MIN_NET)) {
+        net += netBlocks(s);
+      }
+    }
+    return free + net / segs.blocksPerSegment();
+  }
+}

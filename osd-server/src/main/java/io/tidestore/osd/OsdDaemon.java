@@ -98,9 +98,10 @@ public final class OsdDaemon implements AutoCloseable {
     OsdMetrics metrics = new OsdMetrics();
     resources.push(metrics);
 
-    reactors = ReactorSetup.start(settings);
-    resources.push(reactors);
-    ReactorMetrics.bind(metrics.registry(), reactors);
+    Engine engine = EngineSetup.start(settings);
+    resources.push(engine);
+    reactors = engine.network();
+    ReactorMetrics.bind(metrics.registry(), engine.kind().label(), engine.groups());
 
     // Without a store, HELLO, PING and SHARD_MAP work and object ops answer EOPNOTSUPP.
     StoreObjectOps ops = null;
@@ -111,7 +112,9 @@ public final class OsdDaemon implements AutoCloseable {
               CacheSizing.perShardBytes(settings.cacheBytes(), store.shardCount()),
               settings.cachePolicy(),
               budget);
-      ops = StoreObjectOps.start(store, reactors, IoQueueConfig.defaults(), caches);
+      ops =
+          StoreObjectOps.start(
+              store, engine.shardOwners(), IoQueueConfig.defaults(), engine.queues(), caches);
       CacheMetrics.bind(metrics.registry(), ops.caches(), budget);
       resources.push(ops);
     }
@@ -199,7 +202,9 @@ public final class OsdDaemon implements AutoCloseable {
         + VersionInfo.version()
         + "\",\"pid\":"
         + ProcessHandle.current().pid()
-        + ",\"state\":\"active\",\"data\":\""
+        + ",\"state\":\"active\",\"engine\":\""
+        + settings.engine().kind().label()
+        + "\",\"data\":\""
         + jsonEscape(settings.dataDir().toString())
         + "\",\"uptime_s\":"
         + Duration.between(started, Instant.now()).toSeconds()

@@ -24,6 +24,7 @@ import java.nio.file.Path;
  * @param cacheBytes the extent cache of the whole daemon, split over the shards (0 = none)
  * @param cachePolicy the extent caches' replacement policy
  * @param memoryLimitBytes the off-heap memory the daemon may reserve
+ * @param engine the threading engine (reactor or classic) and the classic engine's threads
  */
 public record OsdSettings(
     Path confFile,
@@ -39,7 +40,8 @@ public record OsdSettings(
     String nbdDefaultImage,
     long cacheBytes,
     PolicyConfig cachePolicy,
-    long memoryLimitBytes) {
+    long memoryLimitBytes,
+    EngineSettings engine) {
 
   /** The Prometheus exporter port of Ceph's mgr module, so dashboards find us where they look. */
   public static final int DEFAULT_METRICS_PORT = 9283;

@@ -24,21 +24,29 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** The real daemon: pinned reactors in the log, the object protocol, reactor metrics. */
+/**
+ * The real daemon in each engine: its threads in the log (pinned reactors; or the classic engine's
+ * messenger, op and I/O threads), the object protocol, per-thread metrics and the engine in
+ * /status.
+ */
 class ObjectProtocolIT {
   private static final Duration STOP = Duration.ofSeconds(30);
   private static final Pattern OBJECT_PORT = Pattern.compile("object=(\\d+)");
 
   @TempDir Path dir;
 
-  @Test
-  void reactorsArePinnedAndTheObjectProtocolServesClients() throws Exception {
+  @ParameterizedTest(name = "--engine {0}")
+  @ValueSource(strings = {"reactor", "classic"})
+  void threadsAreLaidOutAndTheObjectProtocolServesClients(String engine) throws Exception {
     try (OsdProcess osd =
             OsdProcess.start(
                 "osd",
+                "--engine",
+                engine,
                 "--data",
                 dir.resolve("osd.0").toString(),
                 "--metrics-port",
@@ -52,9 +60,17 @@ class ObjectProtocolIT {
         MultiThreadIoEventLoopGroup group =
             new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory())) {
       int metricsPort = osd.awaitReady();
-      String reactorsLine = osd.awaitLine("reactor(s) on epoll", Duration.ofSeconds(5));
-      assertTrue(reactorsLine.contains("reactor-0 -> CPU "), reactorsLine);
-      assertTrue(reactorsLine.contains("reactor-1 -> CPU "), reactorsLine);
+      if (engine.equals("reactor")) {
+        String reactorsLine = osd.awaitLine("reactor(s) on epoll", Duration.ofSeconds(5));
+        assertTrue(reactorsLine.contains("reactor-0 -> CPU "), reactorsLine);
+        assertTrue(reactorsLine.contains("reactor-1 -> CPU "), reactorsLine);
+      } else {
+        String layout = osd.awaitLine("classic engine:", Duration.ofSeconds(5));
+        assertTrue(layout.contains("msgr-1 -> unpinned"), layout);
+        assertTrue(layout.contains("osd-op-0 -> unpinned"), layout);
+        assertTrue(layout.contains("io-0 -> unpinned"), layout);
+        assertTrue(!osd.output().contains("reactor-0"), osd.output());
+      }
       Matcher m = OBJECT_PORT.matcher(osd.awaitLine("tidestore osd ready", STOP));
       assertTrue(m.find());
       InetSocketAddress address = new InetSocketAddress("127.0.0.1", Integer.parseInt(m.group(1)));
@@ -95,6 +111,18 @@ class ObjectProtocolIT {
       assertTrue(
           metrics.body().contains("tidestore_reactor_busy_seconds_total{cpu="), metrics.body());
       assertTrue(metrics.body().contains("tidestore_reactor_idle_seconds_total"), metrics.body());
+      String firstThread = engine.equals("reactor") ? "reactor-0" : "osd-op-0";
+      assertTrue(metrics.body().contains("thread=\"" + firstThread + "\""), metrics.body());
+      assertTrue(
+          metrics.body().contains("tidestore_osd_engine{engine=\"" + engine + "\"} 1.0"),
+          metrics.body());
+      HttpResponse<String> status =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/status"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      assertTrue(status.body().contains("\"engine\":\"" + engine + "\""), status.body());
 
       osd.signal("TERM");
       assertEquals(0, osd.awaitExit(STOP), osd.output());

@@ -26,6 +26,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The real daemon over a real store: acknowledged writes survive kill -9. */
 class ObjectStoreIT {
@@ -49,8 +51,14 @@ class ObjectStoreIT {
   }
 
   private OsdProcess start(Path data) throws Exception {
+    return start(data, "reactor");
+  }
+
+  private OsdProcess start(Path data, String engine) throws Exception {
     return OsdProcess.start(
         "osd",
+        "--engine",
+        engine,
         "--data",
         data.toString(),
         "--metrics-port",
@@ -65,15 +73,21 @@ class ObjectStoreIT {
         "64m");
   }
 
-  @Test
-  void acknowledgedWritesSurviveKillNine() throws Exception {
+  @ParameterizedTest(name = "--engine {0}")
+  @ValueSource(strings = {"reactor", "classic"})
+  void acknowledgedWritesSurviveKillNine(String engine) throws Exception {
     Path data = dir.resolve("osd.0");
     ObjectStore.mkfs(data, 4, 16L << 20, ObjectStore.defaultSegmentBytes(16L << 20));
     try (MultiThreadIoEventLoopGroup group =
         new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory())) {
-      try (OsdProcess osd = start(data)) {
+      try (OsdProcess osd = start(data, engine)) {
         osd.awaitReady();
         assertTrue(osd.output().contains("object store: 4 shards"), osd.output());
+        if (engine.equals("classic")) {
+          // The shards run on op workers whose rings an I/O thread owns, not on reactors.
+          assertTrue(osd.output().contains("osd-op-1 mounted shards [1, 3]"), osd.output());
+          assertTrue(osd.output().contains("submitted and reaped on io-0"), osd.output());
+        }
         try (ShardAwareClient client =
             ShardAwareClient.connect(group, EpollSocketChannel.class, objectAddress(osd))
                 .get(30, TimeUnit.SECONDS)) {
@@ -88,7 +102,7 @@ class ObjectStoreIT {
         osd.signal("KILL");
         assertEquals(137, osd.awaitExit(STOP));
       }
-      try (OsdProcess osd = start(data)) {
+      try (OsdProcess osd = start(data, engine)) {
         int metricsPort = osd.awaitReady();
         try (ShardAwareClient client =
             ShardAwareClient.connect(group, EpollSocketChannel.class, objectAddress(osd))

@@ -14,11 +14,6 @@ import java.io.DataInputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -102,27 +97,14 @@ class ObjectProtocolIT {
       }
       assertTrue(osd.awaitLine("outside 12..", STOP).contains("closing"));
 
-      HttpResponse<String> metrics =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-      assertTrue(
-          metrics.body().contains("tidestore_reactor_busy_seconds_total{cpu="), metrics.body());
-      assertTrue(metrics.body().contains("tidestore_reactor_idle_seconds_total"), metrics.body());
+      String metrics = OsdProcess.httpGet(metricsPort, "/metrics");
+      assertTrue(metrics.contains("tidestore_reactor_busy_seconds_total{cpu="), metrics);
+      assertTrue(metrics.contains("tidestore_reactor_idle_seconds_total"), metrics);
       String firstThread = engine.equals("reactor") ? "reactor-0" : "osd-op-0";
-      assertTrue(metrics.body().contains("thread=\"" + firstThread + "\""), metrics.body());
-      assertTrue(
-          metrics.body().contains("tidestore_osd_engine{engine=\"" + engine + "\"} 1.0"),
-          metrics.body());
-      HttpResponse<String> status =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/status"))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-      assertTrue(status.body().contains("\"engine\":\"" + engine + "\""), status.body());
+      assertTrue(metrics.contains("thread=\"" + firstThread + "\""), metrics);
+      assertTrue(metrics.contains("tidestore_osd_engine{engine=\"" + engine + "\"} 1.0"), metrics);
+      String status = OsdProcess.httpGet(metricsPort, "/status");
+      assertTrue(status.contains("\"engine\":\"" + engine + "\""), status);
 
       osd.signal("TERM");
       assertEquals(0, osd.awaitExit(STOP), osd.output());

@@ -119,7 +119,7 @@ class ObjectStoreIT {
             }
           }
         }
-        String metrics = httpGet(metricsPort, "/metrics");
+        String metrics = OsdProcess.httpGet(metricsPort, "/metrics");
         java.util.regex.Matcher hits =
             Pattern.compile("tidestore_cache_hits_total\\{shard=\"\\d+\"} ([0-9.E]+)")
                 .matcher(metrics);
@@ -292,17 +292,6 @@ class ObjectStoreIT {
       assertTrue(!image(at, 0, "ls").contains("img1"));
       osd.signal("TERM");
       assertEquals(0, osd.awaitExit(STOP), osd.output());
-    }
-  }
-
-  private static String httpGet(int port, String path) throws Exception {
-    try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
-      return http.send(
-              java.net.http.HttpRequest.newBuilder(
-                      java.net.URI.create("http://127.0.0.1:" + port + path))
-                  .build(),
-              java.net.http.HttpResponse.BodyHandlers.ofString())
-          .body();
     }
   }
 

@@ -12,13 +12,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Unmodified fio against the daemon's NBD export: random 4 KiB and sequential 64 KiB writes
  * verified with crc32c, then the daemon is killed with SIGKILL and restarted, and fio verifies
- * every acknowledged block again from the replayed store.
+ * every acknowledged block again from the replayed store; in both engines.
  */
 class NbdFioIT {
   private static final Duration STOP = Duration.ofSeconds(30);
@@ -26,9 +27,11 @@ class NbdFioIT {
 
   @TempDir Path dir;
 
-  private OsdProcess start(Path data) throws Exception {
+  private OsdProcess start(Path data, String engine) throws Exception {
     return OsdProcess.start(
         "osd",
+        "--engine",
+        engine,
         "--data",
         data.toString(),
         "--metrics-port",
@@ -80,12 +83,13 @@ class NbdFioIT {
     return args;
   }
 
-  @Test
-  void fioVerifiesWritesBeforeAndAfterKillNine() throws Exception {
+  @ParameterizedTest(name = "--engine {0}")
+  @ValueSource(strings = {"reactor", "classic"})
+  void fioVerifiesWritesBeforeAndAfterKillNine(String engine) throws Exception {
     Path data = dir.resolve("osd.0");
     ObjectStore.mkfs(data, 2, 96L << 20, ObjectStore.defaultSegmentBytes(96L << 20));
     String uri;
-    try (OsdProcess osd = start(data)) {
+    try (OsdProcess osd = start(data, engine)) {
       int[] ports = ports(osd);
       try (OsdProcess image =
           OsdProcess.start(
@@ -100,7 +104,7 @@ class NbdFioIT {
       osd.signal("KILL");
       assertEquals(137, osd.awaitExit(STOP));
     }
-    try (OsdProcess osd = start(data)) {
+    try (OsdProcess osd = start(data, engine)) {
       int[] ports = ports(osd);
       uri = "nbd://127.0.0.1:" + ports[1] + "/vol";
       // Both halves again, from the store as replayed after the kill: same seeds, same patterns.

@@ -14,31 +14,34 @@ import java.io.DataInputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** The real daemon: pinned reactors in the log, the object protocol, reactor metrics. */
+/**
+ * The real daemon in each engine: its threads in the log (pinned reactors; or the classic engine's
+ * messenger, op and I/O threads), the object protocol, per-thread metrics and the engine in
+ * /status.
+ */
 class ObjectProtocolIT {
   private static final Duration STOP = Duration.ofSeconds(30);
   private static final Pattern OBJECT_PORT = Pattern.compile("object=(\\d+)");
 
   @TempDir Path dir;
 
-  @Test
-  void reactorsArePinnedAndTheObjectProtocolServesClients() throws Exception {
+  @ParameterizedTest(name = "--engine {0}")
+  @ValueSource(strings = {"reactor", "classic"})
+  void threadsAreLaidOutAndTheObjectProtocolServesClients(String engine) throws Exception {
     try (OsdProcess osd =
             OsdProcess.start(
                 "osd",
+                "--engine",
+                engine,
                 "--data",
                 dir.resolve("osd.0").toString(),
                 "--metrics-port",
@@ -56,9 +59,17 @@ class ObjectProtocolIT {
         MultiThreadIoEventLoopGroup group =
             new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory())) {
       int metricsPort = osd.awaitReady();
-      String reactorsLine = osd.awaitLine("reactor(s) on epoll", Duration.ofSeconds(5));
-      assertTrue(reactorsLine.contains("reactor-0 -> CPU "), reactorsLine);
-      assertTrue(reactorsLine.contains("reactor-1 -> CPU "), reactorsLine);
+      if (engine.equals("reactor")) {
+        String reactorsLine = osd.awaitLine("reactor(s) on epoll", Duration.ofSeconds(5));
+        assertTrue(reactorsLine.contains("reactor-0 -> CPU "), reactorsLine);
+        assertTrue(reactorsLine.contains("reactor-1 -> CPU "), reactorsLine);
+      } else {
+        String layout = osd.awaitLine("classic engine:", Duration.ofSeconds(5));
+        assertTrue(layout.contains("msgr-1 -> unpinned"), layout);
+        assertTrue(layout.contains("osd-op-0 -> unpinned"), layout);
+        assertTrue(layout.contains("io-0 -> unpinned"), layout);
+        assertTrue(!osd.output().contains("reactor-0"), osd.output());
+      }
       Matcher m = OBJECT_PORT.matcher(osd.awaitLine("tidestore osd ready", STOP));
       assertTrue(m.find());
       InetSocketAddress address = new InetSocketAddress("127.0.0.1", Integer.parseInt(m.group(1)));
@@ -90,15 +101,14 @@ class ObjectProtocolIT {
       }
       assertTrue(osd.awaitLine("outside 12..", STOP).contains("closing"));
 
-      HttpResponse<String> metrics =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-      assertTrue(
-          metrics.body().contains("tidestore_reactor_busy_seconds_total{cpu="), metrics.body());
-      assertTrue(metrics.body().contains("tidestore_reactor_idle_seconds_total"), metrics.body());
+      String metrics = OsdProcess.httpGet(metricsPort, "/metrics");
+      assertTrue(metrics.contains("tidestore_reactor_busy_seconds_total{cpu="), metrics);
+      assertTrue(metrics.contains("tidestore_reactor_idle_seconds_total"), metrics);
+      String firstThread = engine.equals("reactor") ? "reactor-0" : "osd-op-0";
+      assertTrue(metrics.contains("thread=\"" + firstThread + "\""), metrics);
+      assertTrue(metrics.contains("tidestore_osd_engine{engine=\"" + engine + "\"} 1.0"), metrics);
+      String status = OsdProcess.httpGet(metricsPort, "/status");
+      assertTrue(status.contains("\"engine\":\"" + engine + "\""), status);
 
       osd.signal("TERM");
       assertEquals(0, osd.awaitExit(STOP), osd.output());

@@ -26,6 +26,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The real daemon over a real store: acknowledged writes survive kill -9. */
 class ObjectStoreIT {
@@ -49,8 +51,14 @@ class ObjectStoreIT {
   }
 
   private OsdProcess start(Path data) throws Exception {
+    return start(data, "reactor");
+  }
+
+  private OsdProcess start(Path data, String engine) throws Exception {
     return OsdProcess.start(
         "osd",
+        "--engine",
+        engine,
         "--data",
         data.toString(),
         "--metrics-port",
@@ -65,15 +73,21 @@ class ObjectStoreIT {
         "64m");
   }
 
-  @Test
-  void acknowledgedWritesSurviveKillNine() throws Exception {
+  @ParameterizedTest(name = "--engine {0}")
+  @ValueSource(strings = {"reactor", "classic"})
+  void acknowledgedWritesSurviveKillNine(String engine) throws Exception {
     Path data = dir.resolve("osd.0");
     ObjectStore.mkfs(data, 4, 16L << 20, ObjectStore.defaultSegmentBytes(16L << 20));
     try (MultiThreadIoEventLoopGroup group =
         new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory())) {
-      try (OsdProcess osd = start(data)) {
+      try (OsdProcess osd = start(data, engine)) {
         osd.awaitReady();
         assertTrue(osd.output().contains("object store: 4 shards"), osd.output());
+        if (engine.equals("classic")) {
+          // The shards run on op workers whose rings an I/O thread owns, not on reactors.
+          assertTrue(osd.output().contains("osd-op-1 mounted shards [1, 3]"), osd.output());
+          assertTrue(osd.output().contains("submitted and reaped on io-0"), osd.output());
+        }
         try (ShardAwareClient client =
             ShardAwareClient.connect(group, EpollSocketChannel.class, objectAddress(osd))
                 .get(30, TimeUnit.SECONDS)) {
@@ -88,7 +102,7 @@ class ObjectStoreIT {
         osd.signal("KILL");
         assertEquals(137, osd.awaitExit(STOP));
       }
-      try (OsdProcess osd = start(data)) {
+      try (OsdProcess osd = start(data, engine)) {
         int metricsPort = osd.awaitReady();
         try (ShardAwareClient client =
             ShardAwareClient.connect(group, EpollSocketChannel.class, objectAddress(osd))
@@ -109,7 +123,7 @@ class ObjectStoreIT {
               .write("it.after", 0, Unpooled.wrappedBuffer(pattern(8192, 99)))
               .get(30, TimeUnit.SECONDS);
         }
-        String metrics = httpGet(metricsPort, "/metrics");
+        String metrics = OsdProcess.httpGet(metricsPort, "/metrics");
         assertTrue(
             Scrape.sum(metrics, "tidestore_object_op_latency_seconds_count{op=\"read\"") >= 64,
             metrics);
@@ -306,17 +320,6 @@ class ObjectStoreIT {
         OsdProcess.start("admin", "--http", "127.0.0.1:" + metricsPort, "dump_metrics", prefix)) {
       assertEquals(0, dump.awaitExit(STOP), dump.output());
       return dump.output();
-    }
-  }
-
-  private static String httpGet(int port, String path) throws Exception {
-    try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
-      return http.send(
-              java.net.http.HttpRequest.newBuilder(
-                      java.net.URI.create("http://127.0.0.1:" + port + path))
-                  .build(),
-              java.net.http.HttpResponse.BodyHandlers.ofString())
-          .body();
     }
   }
 

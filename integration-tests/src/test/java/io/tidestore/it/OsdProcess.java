@@ -145,6 +145,18 @@ final class OsdProcess implements AutoCloseable {
     pump.join(10_000);
   }
 
+  /** GET http://127.0.0.1:PORT/PATH (the daemon's /metrics and /status); the body. */
+  static String httpGet(int port, String path) throws Exception {
+    try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
+      return http.send(
+              java.net.http.HttpRequest.newBuilder(
+                      java.net.URI.create("http://127.0.0.1:" + port + path))
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString())
+          .body();
+    }
+  }
+
   long pid() {
     return process.pid();
   }

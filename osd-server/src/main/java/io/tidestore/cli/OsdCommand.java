@@ -1,6 +1,8 @@
 package io.tidestore.cli;
 
 import io.tidestore.bench.job.ByteSize;
+import io.tidestore.osd.EngineSettings;
+import io.tidestore.osd.EngineSettings.EngineKind;
 import io.tidestore.osd.OsdDaemon;
 import io.tidestore.osd.OsdSettings;
 import io.tidestore.osd.cpu.CpuPolicy;
@@ -103,6 +105,42 @@ final class OsdCommand implements Callable<Integer> {
   Transport transport = Transport.EPOLL;
 
   @Option(
+      names = "--engine",
+      paramLabel = "reactor|classic",
+      description =
+          "Threading engine: reactor (run to completion on pinned reactors) or classic"
+              + " (messenger threads, a sharded op queue served by worker threads, I/O threads"
+              + " owning the rings; docs/engines.md). Default: ${DEFAULT-VALUE}.")
+  String engine = "reactor";
+
+  // Two: one per core of a small box, so one busy connection's decoding never queues another's;
+  // Ceph's ms_async_op_threads is 3 on bigger machines.
+  @Option(
+      names = "--msgr-threads",
+      paramLabel = "N",
+      description =
+          "classic engine: unpinned event loops that only decode requests and encode replies."
+              + " Default: ${DEFAULT-VALUE}.")
+  int msgrThreads = 2;
+
+  @Option(
+      names = "--op-threads",
+      paramLabel = "N",
+      description =
+          "classic engine: op worker threads, each owning the store shards hashed to it"
+              + " (the sharded op queue). Default: one per CPU this process may use.")
+  int opThreads;
+
+  // One, as a classic OSD has one BlueStore aio thread (bstore_aio) reaping its I/O.
+  @Option(
+      names = "--io-threads",
+      paramLabel = "N",
+      description =
+          "classic engine: threads that own the io_uring rings, submit and reap them."
+              + " Default: ${DEFAULT-VALUE}.")
+  int ioThreads = 1;
+
+  @Option(
       names = "--cache-size",
       paramLabel = "BYTES",
       description =
@@ -193,6 +231,14 @@ final class OsdCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "Invalid --shards/--shard-size for a new store: " + e.getMessage());
     }
+    EngineSettings engineSettings;
+    try {
+      engineSettings =
+          new EngineSettings(EngineKind.parse(engine), msgrThreads, opThreads, ioThreads);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(
+          spec.commandLine(), "Invalid engine settings: " + e.getMessage());
+    }
     InetAddress address;
     try {
       address = InetAddress.getByName(listen);
@@ -216,7 +262,8 @@ final class OsdCommand implements Callable<Integer> {
         policy,
         limitBytes,
         shards,
-        shardBytes);
+        shardBytes,
+        engineSettings);
   }
 
   private long bytes(String option, String value) {

@@ -114,9 +114,10 @@ public final class OsdDaemon implements AutoCloseable {
     OsdMetrics metrics = new OsdMetrics();
     resources.push(metrics);
 
-    reactors = ReactorSetup.start(settings);
-    resources.push(reactors);
-    ReactorMetrics.bind(metrics.registry(), reactors);
+    Engine engine = EngineSetup.start(settings);
+    resources.push(engine);
+    reactors = engine.network();
+    ReactorMetrics.bind(metrics.registry(), engine.kind().label(), engine.groups());
     MemoryMetrics.bind(metrics.registry(), budget);
 
     ShardCaches caches =
@@ -124,7 +125,9 @@ public final class OsdDaemon implements AutoCloseable {
             CacheSizing.perShardBytes(settings.cacheBytes(), store.shardCount()),
             settings.cachePolicy(),
             budget);
-    StoreObjectOps ops = StoreObjectOps.start(store, reactors, IoQueueConfig.defaults(), caches);
+    StoreObjectOps ops =
+        StoreObjectOps.start(
+            store, engine.shardOwners(), IoQueueConfig.defaults(), engine.queues(), caches);
     CacheMetrics.bind(metrics.registry(), ops.caches(), budget);
     resources.push(ops);
     ops.observeJournals(StoreMetrics.bind(metrics, store.shardCount(), ops::shardStats));
@@ -222,7 +225,9 @@ public final class OsdDaemon implements AutoCloseable {
         + VersionInfo.version()
         + "\",\"pid\":"
         + ProcessHandle.current().pid()
-        + ",\"state\":\"active\",\"data\":\""
+        + ",\"state\":\"active\",\"engine\":\""
+        + settings.engine().kind().label()
+        + "\",\"data\":\""
         + jsonEscape(settings.dataDir().toString())
         + "\",\"uptime_s\":"
         + Duration.between(started, Instant.now()).toSeconds()

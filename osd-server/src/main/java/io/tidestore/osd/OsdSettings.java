@@ -26,6 +26,7 @@ import java.nio.file.Path;
  * @param memoryLimitBytes the off-heap memory the daemon may reserve
  * @param mkfsShards shards of the store the daemon creates in an empty data directory
  * @param mkfsShardBytes bytes per shard of that store
+ * @param engine the threading engine (reactor or classic) and the classic engine's threads
  */
 public record OsdSettings(
     Path confFile,
@@ -43,7 +44,8 @@ public record OsdSettings(
     PolicyConfig cachePolicy,
     long memoryLimitBytes,
     int mkfsShards,
-    long mkfsShardBytes) {
+    long mkfsShardBytes,
+    EngineSettings engine) {
 
   /** The Prometheus exporter port of Ceph's mgr module, so dashboards find us where they look. */
   public static final int DEFAULT_METRICS_PORT = 9283;

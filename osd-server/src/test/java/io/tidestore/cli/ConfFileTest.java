@@ -114,4 +114,26 @@ class ConfFileTest {
     assertThrows(
         CommandLine.ParameterException.class, () -> parse("osd", "--cpu-policy", "socket"));
   }
+
+  @Test
+  void engineOptionsFromFileAndBadOnesAreUsageErrors() throws Exception {
+    OsdCommand defaults = parse("osd");
+    assertEquals("reactor", defaults.engine);
+    assertEquals(2, defaults.msgrThreads);
+    assertEquals(0, defaults.opThreads);
+    assertEquals(1, defaults.ioThreads);
+
+    Path conf = dir.resolve("e.conf");
+    Files.writeString(conf, "engine = classic\nmsgr-threads = 3\nop-threads = 4\nio-threads = 2\n");
+    OsdCommand fromFile = parse("osd", "--conf", conf.toString());
+    assertEquals("classic", fromFile.engine);
+    assertEquals(3, fromFile.msgrThreads);
+    assertEquals(4, fromFile.opThreads);
+    assertEquals(2, fromFile.ioThreads);
+
+    // Checked when the settings are built: exit 2 before anything starts.
+    assertEquals(2, TidestoreMain.run("osd", "--engine", "seastar"));
+    assertEquals(2, TidestoreMain.run("osd", "--engine", "classic", "--msgr-threads", "0"));
+    assertEquals(2, TidestoreMain.run("osd", "--engine", "classic", "--io-threads", "0"));
+  }
 }

@@ -90,6 +90,11 @@ public final class ObjectProtocolServer implements AutoCloseable, ServerContext 
           bindOne(reactor.loop(), new InetSocketAddress(address, reactorPort), limits).getPort();
     }
     int[] owners = ops == null ? new int[0] : ops.shardOwners();
+    for (int s = 0; s < owners.length; s++) {
+      // In the classic engine op workers own the shards, not listening loops: every port is as
+      // near as another, so the map spreads the shards over them. A no-op for reactors.
+      owners[s] %= ports.length;
+    }
     shardMap = new ShardMap(FrameDescriptor.PLACEMENT_CRC32C, ports, owners);
     LOG.info(
         "object protocol v"

@@ -5,11 +5,13 @@ import io.netty.util.concurrent.Future;
 import io.tidestore.osd.cpu.CpuAllocator;
 
 /**
- * One reactor: a Netty event loop on its own (usually pinned) thread named {@code reactor-N}. The
+ * One reactor: a Netty event loop on its own (usually pinned) thread named {@code reactor-N} (or,
+ * in the classic engine, after its role: {@code msgr-N}, {@code osd-op-N}, {@code io-N}). The
  * accessors are safe from any thread; {@link #addPassHook}/{@link #removePassHook} hop onto the
  * reactor thread when called from elsewhere.
  */
 public final class Reactor {
+  private final String threadPrefix;
   private final int index;
   private final int plannedCpu;
   private final IoEventLoop loop;
@@ -19,7 +21,13 @@ public final class Reactor {
   private volatile int threadId = -1;
 
   Reactor(
-      int index, int plannedCpu, IoEventLoop loop, ReactorIoHandler handler, ReactorStats stats) {
+      String threadPrefix,
+      int index,
+      int plannedCpu,
+      IoEventLoop loop,
+      ReactorIoHandler handler,
+      ReactorStats stats) {
+    this.threadPrefix = threadPrefix;
     this.index = index;
     this.plannedCpu = plannedCpu;
     this.loop = loop;
@@ -29,6 +37,16 @@ public final class Reactor {
 
   public int index() {
     return index;
+  }
+
+  /** The thread's name: {@code reactor-N}, or the classic engine's {@code msgr-N}, ... */
+  public String name() {
+    return threadPrefix + "-" + index;
+  }
+
+  /** The role part of the thread's name ({@code reactor}, {@code msgr}, {@code osd-op}, ...). */
+  public String threadPrefix() {
+    return threadPrefix;
   }
 
   /** The CPU the policy chose, or {@link CpuAllocator#UNPINNED}. */

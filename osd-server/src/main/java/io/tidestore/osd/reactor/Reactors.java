@@ -24,6 +24,9 @@ import java.util.logging.Logger;
 public final class Reactors implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(Reactors.class.getName());
 
+  /** The thread-name prefix of the reactor engine's loops. */
+  public static final String REACTOR_THREADS = "reactor";
+
   private final Group group;
   private final Transport transport;
   private final List<Reactor> reactors;
@@ -40,11 +43,22 @@ public final class Reactors implements AutoCloseable {
    */
   public static Reactors start(Transport transport, int[] cpus, Optional<ThreadPinner> pinner)
       throws IOException {
+    return start(REACTOR_THREADS, transport, cpus, pinner);
+  }
+
+  /**
+   * Like {@link #start(Transport, int[], Optional)}, with threads named {@code threadPrefix-i}: the
+   * classic engine runs its messenger, op and I/O threads as loops of this kind, and the per-thread
+   * CPU charts tell the roles apart by these names.
+   */
+  public static Reactors start(
+      String threadPrefix, Transport transport, int[] cpus, Optional<ThreadPinner> pinner)
+      throws IOException {
     Throwable cause = transport.unavailabilityCause();
     if (cause != null) {
       throw new IOException("transport " + transport.label() + " is not available here: " + cause);
     }
-    Setup setup = new Setup(cpus, pinner, transport.handlerFactory());
+    Setup setup = new Setup(threadPrefix, cpus, pinner, transport.handlerFactory());
     Group group = new Group(setup);
     Reactors started = new Reactors(group, transport, setup.reactors);
     try {
@@ -62,14 +76,16 @@ public final class Reactors implements AutoCloseable {
 
   /** One line: transport and reactor -> CPU (tid). */
   public String describe() {
+    String prefix = reactors.isEmpty() ? REACTOR_THREADS : reactors.get(0).threadPrefix();
     StringBuilder line =
         new StringBuilder()
             .append(reactors.size())
-            .append(" reactor(s) on ")
+            .append(prefix.equals(REACTOR_THREADS) ? " reactor(s)" : " " + prefix + " thread(s)")
+            .append(" on ")
             .append(transport.label())
             .append(':');
     for (Reactor reactor : reactors) {
-      line.append(" reactor-").append(reactor.index()).append(" -> ");
+      line.append(' ').append(reactor.name()).append(" -> ");
       line.append(
           reactor.pinnedCpu() == CpuAllocator.UNPINNED ? "unpinned" : "CPU " + reactor.pinnedCpu());
       if (reactor.threadId() > 0) {
@@ -109,12 +125,18 @@ public final class Reactors implements AutoCloseable {
 
   /** Passed through the group constructor's args because newChild runs before our fields exist. */
   private static final class Setup {
+    final String threadPrefix;
     final int[] cpus;
     final Optional<ThreadPinner> pinner;
     final IoHandlerFactory transportFactory;
     final List<Reactor> reactors = new ArrayList<>();
 
-    Setup(int[] cpus, Optional<ThreadPinner> pinner, IoHandlerFactory transportFactory) {
+    Setup(
+        String threadPrefix,
+        int[] cpus,
+        Optional<ThreadPinner> pinner,
+        IoHandlerFactory transportFactory) {
+      this.threadPrefix = threadPrefix;
       this.cpus = cpus.clone();
       this.pinner = pinner;
       this.transportFactory = transportFactory;
@@ -139,7 +161,7 @@ public final class Reactors implements AutoCloseable {
       Reactor[] self = new Reactor[1];
       Executor thread = command -> startThread(index, setup, self[0], command);
       IoEventLoop loop = super.newChild(thread, wrapping);
-      self[0] = new Reactor(index, setup.cpus[index], loop, handler[0], stats);
+      self[0] = new Reactor(setup.threadPrefix, index, setup.cpus[index], loop, handler[0], stats);
       setup.reactors.add(self[0]);
       return loop;
     }
@@ -150,7 +172,7 @@ public final class Reactors implements AutoCloseable {
             pin(index, setup, reactor);
             loopBody.run();
           };
-      new FastThreadLocalThread(null, pinnedBody, "reactor-" + index).start();
+      new FastThreadLocalThread(null, pinnedBody, reactor.name()).start();
     }
 
     private static void pin(int index, Setup setup, Reactor reactor) {
@@ -169,7 +191,7 @@ public final class Reactors implements AutoCloseable {
         pinner.pinCurrentThread(cpu);
         reactor.started(cpu, tid);
       } catch (IOException | RuntimeException e) {
-        LOG.log(Level.WARNING, "reactor-" + index + ": cannot pin to CPU " + cpu + ", unpinned", e);
+        LOG.log(Level.WARNING, reactor.name() + ": cannot pin to CPU " + cpu + ", unpinned", e);
         reactor.started(CpuAllocator.UNPINNED, tid);
       }
     }

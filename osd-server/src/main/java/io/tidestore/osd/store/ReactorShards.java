@@ -12,7 +12,6 @@ import io.tidestore.store.cache.ExtentCache;
 import io.tidestore.store.cache.ShardCacheHook;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
-import io.tidestore.store.io.IoQueues;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -59,21 +58,22 @@ final class ReactorShards implements PassHook {
       ObjectStore store,
       int[] shardIds,
       IoQueueConfig queueConfig,
+      ShardQueueFactory queues,
       ShardCaches cacheConfig)
       throws IOException {
     try {
       ReactorShards opened =
           reactor
               .loop()
-              .submit(() -> mountOnLoop(reactor, store, shardIds, queueConfig, cacheConfig))
+              .submit(() -> mountOnLoop(reactor, store, shardIds, queueConfig, queues, cacheConfig))
               .get(10, TimeUnit.MINUTES);
       reactor.addPassHook(opened).sync();
       return opened;
     } catch (java.util.concurrent.ExecutionException e) {
       throw new IOException(
-          "mounting shards on reactor-" + reactor.index() + ": " + e.getCause(), e.getCause());
+          "mounting shards on " + reactor.name() + ": " + e.getCause(), e.getCause());
     } catch (java.util.concurrent.TimeoutException e) {
-      throw new IOException("mounting shards on reactor-" + reactor.index() + " timed out", e);
+      throw new IOException("mounting shards on " + reactor.name() + " timed out", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while mounting shards", e);
@@ -89,14 +89,15 @@ final class ReactorShards implements PassHook {
       ObjectStore store,
       int[] shardIds,
       IoQueueConfig queueConfig,
+      ShardQueueFactory queues,
       ShardCaches cacheConfig)
       throws IOException {
-    IoQueue queue = IoQueues.create(queueConfig);
+    IoQueue queue = queues.create(reactor, queueConfig);
     List<ShardStore> mounted = new ArrayList<>();
     List<ExtentCache> caches = new ArrayList<>();
     IoQueueLoopBinding binding = null;
     try {
-      LOG.info("reactor-" + reactor.index() + " I/O: " + queue.describe());
+      LOG.info(reactor.name() + " I/O: " + queue.describe());
       binding = IoQueueLoopBinding.bind(reactor.loop(), queue);
       if (cacheConfig.enabled()) {
         List<MemorySegment> regions = new ArrayList<>();
@@ -122,8 +123,7 @@ final class ReactorShards implements PassHook {
       throw e;
     }
     LOG.info(
-        "reactor-"
-            + reactor.index()
+        reactor.name()
             + " mounted shards "
             + Arrays.toString(shardIds)
             + (caches.isEmpty()
@@ -149,7 +149,7 @@ final class ReactorShards implements PassHook {
         return caches.get(i);
       }
     }
-    throw new IllegalArgumentException("reactor-" + reactor.index() + " does not own shard " + id);
+    throw new IllegalArgumentException(reactor.name() + " does not own shard " + id);
   }
 
   /** Shard {@code id}, which this reactor owns. Reactor thread only. */
@@ -159,7 +159,7 @@ final class ReactorShards implements PassHook {
         return shard;
       }
     }
-    throw new IllegalArgumentException("reactor-" + reactor.index() + " does not own shard " + id);
+    throw new IllegalArgumentException(reactor.name() + " does not own shard " + id);
   }
 
   Reactor reactor() {

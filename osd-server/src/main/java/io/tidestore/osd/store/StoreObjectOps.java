@@ -57,6 +57,21 @@ public final class StoreObjectOps implements ObjectOps, PieceIo, AutoCloseable {
   public static StoreObjectOps start(
       ObjectStore store, Reactors reactors, IoQueueConfig queues, ShardCaches caches)
       throws IOException {
+    return start(store, reactors, queues, ShardQueueFactory.OWN_RING, caches);
+  }
+
+  /**
+   * Mounts every shard of {@code store} on the loop of {@code reactors} that owns it (the reactors
+   * themselves, or the classic engine's op workers), each loop's shards sharing one queue from
+   * {@code queueFactory}; blocks until all are mounted.
+   */
+  public static StoreObjectOps start(
+      ObjectStore store,
+      Reactors reactors,
+      IoQueueConfig queues,
+      ShardQueueFactory queueFactory,
+      ShardCaches caches)
+      throws IOException {
     int[] owners = ShardAssignment.roundRobin(store.shardCount(), reactors.size());
     StoreObjectOps ops = new StoreObjectOps(store, owners);
     try {
@@ -69,7 +84,8 @@ public final class StoreObjectOps implements ObjectOps, PieceIo, AutoCloseable {
           }
         }
         int[] ids = mine.stream().mapToInt(Integer::intValue).toArray();
-        ReactorShards shards = ReactorShards.open(reactors.get(r), store, ids, queues, caches);
+        ReactorShards shards =
+            ReactorShards.open(reactors.get(r), store, ids, queues, queueFactory, caches);
         ops.reactors.add(shards);
         for (int id : ids) {
           ops.byShard[id] = shards;

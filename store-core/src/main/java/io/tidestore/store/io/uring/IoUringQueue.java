@@ -58,6 +58,10 @@ final class IoUringQueue implements IoQueue, CompletionQueue.Handler {
   private int preparedCount;
   private final int[] readySlots;
   private int readyCount;
+
+  /** CQEs the last {@link #deliverReady()} took from the ring (finished ops or not). */
+  private int lastReapedCqes;
+
   private int inFlight;
 
   // Registered files: a sparse table of maxFiles slots, or plain fds when registration failed.
@@ -580,14 +584,16 @@ final class IoUringQueue implements IoQueue, CompletionQueue.Handler {
     }
     // DEFER_TASKRUN: CQEs are posted only when the owner enters with GETEVENTS, and the kernel
     // runs a bounded batch of completion work per enter (io_run_local_work), signalling the
-    // eventfd only when work lands on an empty list. So keep entering until a pass posts
-    // nothing: then no work is left over, and the next completion signals the eventfd again.
+    // eventfd only when work lands on an empty list. So keep entering until a pass posts no CQE
+    // at all and the kernel flags no pending work (IORING_SQ_TASKRUN): then nothing is left
+    // over, and the next completion signals the eventfd again. Counting finished ops instead of
+    // CQEs is not enough: a pass may post only the first halves of linked pairs, finish no op,
+    // and leave the second halves behind its bound with no signal to come.
     int delivered = 0;
     while (inFlight - preparedCount > 0) {
       enterQuietly();
-      int n = deliverReady();
-      delivered += n;
-      if (n == 0) {
+      delivered += deliverReady();
+      if (lastReapedCqes == 0 && (ring.sq.flags() & IoUringAbi.IORING_SQ_TASKRUN) == 0) {
         break;
       }
     }
@@ -650,6 +656,7 @@ final class IoUringQueue implements IoQueue, CompletionQueue.Handler {
   /** Reaps every ready CQE into the ready list, then delivers (callbacks may prepare more). */
   private int deliverReady() {
     if (delivering) {
+      lastReapedCqes = 0;
       return 0;
     }
     int overflow = ring.cq.overflow();
@@ -661,7 +668,7 @@ final class IoUringQueue implements IoQueue, CompletionQueue.Handler {
       lastOverflow = overflow;
     }
     readyCount = 0;
-    ring.cq.reap(this);
+    lastReapedCqes = ring.cq.reap(this);
     int n = readyCount;
     delivering = true;
     try {

@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       StoreTortureCommand.class,
       CacheSimCommand.class,
       SweepCommand.class,
+      BenchCommand.class,
       CompareCommand.class,
       AdminCommand.class,
       ImageCommand.class,

@@ -21,18 +21,19 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs a {@link SweepPlan} with real fio: prefill, then each workload at each iodepth while the
- * server's threads are sampled once a second, then the run directory's report and charts.
+ * Runs a {@link SweepPlan} with a {@link LoadEngine} (real fio or tidestore bench): prefill, then
+ * each workload at each iodepth while the server's threads are sampled once a second, then the run
+ * directory's report and charts.
  */
 public final class SweepRunner {
   static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private final SweepPlan plan;
-  private final FioRunner fio;
+  private final LoadEngine fio;
   private final PrintWriter progress;
   private final long sweepStartNanos = System.nanoTime();
 
-  public SweepRunner(SweepPlan plan, FioRunner fio, PrintWriter progress) {
+  public SweepRunner(SweepPlan plan, LoadEngine fio, PrintWriter progress) {
     this.plan = plan;
     this.fio = fio;
     this.progress = progress;

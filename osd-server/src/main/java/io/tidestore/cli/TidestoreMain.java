@@ -20,6 +20,8 @@ import picocli.CommandLine.Command;
       CacheSimCommand.class,
       SweepCommand.class,
       BenchCommand.class,
+      ReproduceCommand.class,
+      DemoCommand.class,
       CompareCommand.class,
       AdminCommand.class,
       ImageCommand.class,

@@ -29,6 +29,10 @@ public final class FioLikeJson {
     ObjectNode root = JSON.createObjectNode();
     root.put("fio version", version);
     root.put("timestamp", System.currentTimeMillis() / 1000);
+    // Not fio's: lets a sweep line the server's CPU samples up with the measured window.
+    ObjectNode window = root.putObject("window_epoch_ms");
+    window.put("start", outcome.windowStartEpochMs());
+    window.put("end", outcome.windowEndEpochMs());
     var jobs = root.putArray("jobs");
     int count = outcome.jobs().size();
     for (NativeBench.JobResult r : outcome.jobs()) {

@@ -55,8 +55,16 @@ public final class NativeBench {
    * @param seconds the measured window
    * @param usrCpu the generator process's user CPU over the window, percent of one core
    * @param sysCpu its system CPU, percent of one core
+   * @param windowStartEpochMs wall-clock start of the measured window
+   * @param windowEndEpochMs wall-clock end of the measured window
    */
-  public record Outcome(List<JobResult> jobs, double seconds, double usrCpu, double sysCpu) {}
+  public record Outcome(
+      List<JobResult> jobs,
+      double seconds,
+      double usrCpu,
+      double sysCpu,
+      long windowStartEpochMs,
+      long windowEndEpochMs) {}
 
   private NativeBench() {}
 
@@ -129,6 +137,7 @@ public final class NativeBench {
       w.writes.reset();
     }
     ProcessCpu cpuBefore = ProcessCpu.now();
+    long windowStart = System.currentTimeMillis();
     long measureStart = System.nanoTime();
     long measureEnd =
         first.runtimeSeconds() > 0
@@ -136,6 +145,7 @@ public final class NativeBench {
             : Long.MAX_VALUE;
     awaitFinishedOr(all, measureEnd);
     long end = System.nanoTime();
+    long windowEnd = System.currentTimeMillis();
     ProcessCpu cpuAfter = ProcessCpu.now();
     List<JobResult> results = new ArrayList<>();
     for (int j = 0; j < jobs.size(); j++) {
@@ -159,7 +169,9 @@ public final class NativeBench {
         results,
         window,
         cpuAfter.userPercentSince(cpuBefore, window),
-        cpuAfter.systemPercentSince(cpuBefore, window));
+        cpuAfter.systemPercentSince(cpuBefore, window),
+        windowStart,
+        windowEnd);
   }
 
   /** fio lets jobs differ in timing; the native bench runs one window for all, so they must not. */

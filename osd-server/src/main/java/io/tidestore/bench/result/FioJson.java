@@ -87,4 +87,17 @@ public final class FioJson {
   private static double percentile(JsonNode clat, String key) {
     return clat.path("percentile").path(key).asDouble();
   }
+
+  /**
+   * The measured window in epoch milliseconds ({@code [start, end]}) when the JSON comes from
+   * tidestore bench, which records it; empty for fio's own JSON.
+   */
+  public static java.util.Optional<long[]> measuredWindowEpochMs(Path file) throws IOException {
+    JsonNode window = JSON.readTree(file.toFile()).path("window_epoch_ms");
+    if (!window.has("start") || !window.has("end")) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(
+        new long[] {window.path("start").asLong(), window.path("end").asLong()});
+  }
 }

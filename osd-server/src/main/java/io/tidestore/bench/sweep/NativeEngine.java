@@ -1,12 +1,9 @@
 package io.tidestore.bench.sweep;
 
-import io.tidestore.bench.orchestrate.SelfLauncher;
+import io.tidestore.bench.orchestrate.ChildCommand;
 import io.tidestore.osd.cpu.CpuList;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 
@@ -31,39 +28,20 @@ public final class NativeEngine implements LoadEngine {
   @Override
   public void run(Path jobFile, Path jsonOut, BitSet cpus)
       throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    if (!cpus.isEmpty()) {
-      command.add("taskset");
-      command.add("-c");
-      command.add(CpuList.format(cpus));
-    }
-    command.addAll(SelfLauncher.command());
-    command.add("bench");
-    command.add("--osd");
-    command.add(osd);
-    command.add("--output-format");
-    command.add("json");
-    command.add("--output");
-    command.add(jsonOut.toString());
-    command.add(jobFile.toString());
-    Path log = jsonOut.resolveSibling(jsonOut.getFileName() + ".log");
-    Process process =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    int code;
-    try {
-      code = process.waitFor();
-    } finally {
-      process.destroy();
-    }
-    if (code != 0) {
-      throw new IOException(
-          "tidestore bench failed (exit "
-              + code
-              + ") on "
-              + jobFile
-              + ":\n"
-              + Files.readString(log, StandardCharsets.UTF_8).strip());
-    }
+    List<String> taskset =
+        cpus.isEmpty() ? List.of() : List.of("taskset", "-c", CpuList.format(cpus));
+    ChildCommand.run(
+        taskset,
+        List.of(
+            "bench",
+            "--osd",
+            osd,
+            "--output-format",
+            "json",
+            "--output",
+            jsonOut.toString(),
+            jobFile.toString()),
+        jsonOut.resolveSibling(jsonOut.getFileName() + ".log"));
   }
 
   @Override

@@ -85,7 +85,7 @@ public final class SweepRunner {
         Path fioJson = points.resolve(name + ".fio.json");
         List<ThreadCpuSampler.Sample> samples = new ArrayList<>();
         ThreadCpuSampler.Summary server =
-            sampleWhile(() -> fio.run(jobFile, fioJson, plan.loadCpus()), samples);
+            sampleWhile(() -> fio.run(jobFile, fioJson, plan.loadCpus()), fioJson, samples);
         PointMetrics metrics = FioJson.read(fioJson);
         PointRecord record =
             new PointRecord(
@@ -134,8 +134,13 @@ public final class SweepRunner {
     void run() throws IOException, InterruptedException;
   }
 
-  /** Runs {@code work} while sampling the server every second; null summary if unobserved. */
-  private ThreadCpuSampler.Summary sampleWhile(Work work, List<ThreadCpuSampler.Sample> out)
+  /**
+   * Runs {@code work} while sampling the server every second; null summary if unobserved. The
+   * summary covers the window the engine measured when its JSON says (tidestore bench), else the
+   * time after the ramp.
+   */
+  private ThreadCpuSampler.Summary sampleWhile(
+      Work work, Path engineJson, List<ThreadCpuSampler.Sample> out)
       throws IOException, InterruptedException {
     if (plan.serverPid().isEmpty()) {
       work.run();
@@ -143,6 +148,7 @@ public final class SweepRunner {
     }
     ThreadCpuSampler sampler = ThreadCpuSampler.forPid(plan.serverPid().getAsLong());
     long start = System.nanoTime();
+    long startEpochMs = System.currentTimeMillis();
     ScheduledExecutorService timer =
         Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "server-sampler"));
     Object lock = new Object();
@@ -170,7 +176,11 @@ public final class SweepRunner {
       for (ThreadCpuSampler.Sample s : sampler.samples()) {
         out.add(new ThreadCpuSampler.Sample(s.seconds() + offset, s.cpuByThread(), s.rssMiB()));
       }
-      return sampler.summarize(plan.rampSeconds());
+      var window = FioJson.measuredWindowEpochMs(engineJson);
+      return window.isPresent()
+          ? sampler.summarize(
+              (window.get()[0] - startEpochMs) / 1000.0, (window.get()[1] - startEpochMs) / 1000.0)
+          : sampler.summarize(plan.rampSeconds());
     }
   }
 

@@ -55,6 +55,12 @@ final class DemoCommand implements Callable<Integer> {
       description = "Warm-up per point. Default: ${DEFAULT-VALUE}.")
   double ramp = 1;
 
+  @Option(
+      names = "--work-dir",
+      paramLabel = "DIR",
+      description = "Where the temporary store goes. Default: the system's temp directory.")
+  Path workDir = Path.of(System.getProperty("java.io.tmpdir"));
+
   @Option(names = "--out", paramLabel = "DIR", description = "Default: bench-runs/demo-TIME.")
   Path out;
 
@@ -80,7 +86,7 @@ final class DemoCommand implements Callable<Integer> {
             "256M",
             2,
             "160m",
-            Path.of(System.getProperty("java.io.tmpdir")),
+            workDir,
             dir);
     PrintWriter stdout = spec.commandLine().getOut();
     stdout.println(

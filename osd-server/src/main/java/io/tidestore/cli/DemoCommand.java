@@ -7,8 +7,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -66,15 +64,7 @@ final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Path dir =
-        (out != null
-                ? out
-                : Path.of(
-                    "bench-runs",
-                    "demo-"
-                        + LocalDateTime.now()
-                            .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))))
-            .toAbsolutePath();
+    Path dir = (out != null ? out : ReproduceCommand.timestamped("demo")).toAbsolutePath();
     ReproductionPlan plan =
         new ReproductionPlan(
             List.of(new ReproductionPlan.Run("demo", List.of())),

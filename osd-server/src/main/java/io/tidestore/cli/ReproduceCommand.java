@@ -130,13 +130,7 @@ final class ReproduceCommand implements Callable<Integer> {
               i.substring(0, eq),
               List.of(Path.of(i.substring(eq + 1)).toAbsolutePath().toString())));
     }
-    Path dir =
-        out != null
-            ? out
-            : Path.of(
-                "bench-runs",
-                "reproduce-"
-                    + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    Path dir = out != null ? out : timestamped("reproduce");
     ReproductionPlan plan =
         new ReproductionPlan(
             planned,
@@ -158,6 +152,13 @@ final class ReproduceCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "run label must be 1-40 of [A-Za-z0-9_.-], got '" + label + "'");
     }
+  }
+
+  /** {@code bench-runs/KIND-yyyyMMdd-HHmmss}, the default place of a run's results. */
+  static Path timestamped(String kind) {
+    return Path.of(
+        "bench-runs",
+        kind + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
   }
 
   /** The sweep options every run shares. */

@@ -42,8 +42,9 @@ class NativeBenchIT {
             "0",
             "--metrics-port",
             "0")) {
-      osd.awaitReady();
-      Matcher port = OBJECT_PORT.matcher(osd.awaitLine("tidestore osd ready", Duration.ZERO));
+      // Generous: a loaded machine (parallel builds) slows the cache's allocation at startup.
+      Matcher port =
+          OBJECT_PORT.matcher(osd.awaitLine("tidestore osd ready", Duration.ofMinutes(2)));
       assertTrue(port.find());
       String address = "127.0.0.1:" + port.group(1);
       run(Duration.ofSeconds(60), "image", "--osd", address, "create", "bench0", "--size", "64M");

@@ -10,7 +10,9 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -171,7 +173,7 @@ final class ReproduceCommand implements Callable<Integer> {
       int jobsPerImage) {
     return List.of(
         "--engine",
-        engine.name().toLowerCase(java.util.Locale.ROOT),
+        engine.name().toLowerCase(Locale.ROOT),
         "--workloads",
         String.join(",", workloads),
         "--iodepths",
@@ -186,7 +188,7 @@ final class ReproduceCommand implements Callable<Integer> {
 
   /** Runs another tidestore command in this JVM, its output on ours. */
   static int inProcess(CommandSpec spec, List<String> args) {
-    picocli.CommandLine cli = TidestoreMain.newCommandLine();
+    CommandLine cli = TidestoreMain.newCommandLine();
     cli.setOut(spec.commandLine().getOut());
     cli.setErr(spec.commandLine().getErr());
     return cli.execute(args.toArray(String[]::new));

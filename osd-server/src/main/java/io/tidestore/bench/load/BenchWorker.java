@@ -9,6 +9,7 @@ import io.tidestore.osd.protocol.Status;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import org.HdrHistogram.Recorder;
 
@@ -86,12 +87,7 @@ final class BenchWorker {
 
   /** Waits until no op is in flight; false on timeout. */
   boolean awaitIdle(long millis) throws InterruptedException {
-    return idle.await(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
-  }
-
-  /** True once every slot has gone idle (stopped, out of bytes, or failed). */
-  boolean finished() {
-    return idle.getCount() == 0;
+    return idle.await(millis, TimeUnit.MILLISECONDS);
   }
 
   /** The first op failure, or null. */

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code tidestore demo}, the README's first command, with a shortened plan: it must print the
- * table, leave the report and charts, and tear the daemon and its store down, also on Ctrl-C.
+ * table, leave the report and charts, and tear the daemon and its store down, also when
+ * interrupted.
  */
 class DemoIT {
   private static final Pattern DAEMON_PID = Pattern.compile("daemon pid (\\d+)");
@@ -32,7 +33,7 @@ class DemoIT {
         OsdProcess.start(
             "demo",
             "--iodepths",
-            "1,4",
+            "1",
             "--runtime",
             "1",
             "--ramp",
@@ -43,7 +44,7 @@ class DemoIT {
             out.toString())) {
       assertEquals(0, demo.awaitExit(Duration.ofSeconds(300)), demo.output());
       String output = demo.output();
-      assertTrue(output.contains("[8/8] seqwrite64k iodepth=4"), output);
+      assertTrue(output.contains("[4/4] seqwrite64k iodepth=1"), output);
       assertTrue(
           output.contains("| iodepth | iops | total_ios | clat_ms | clat_stdev | usr_cpu |"),
           output);
@@ -57,7 +58,7 @@ class DemoIT {
   }
 
   @Test
-  void ctrlCStopsTheDaemonAndDeletesTheStore() throws Exception {
+  void interruptStopsTheDaemonAndDeletesTheStore() throws Exception {
     Path work = Files.createDirectories(dir.resolve("work"));
     try (OsdProcess demo =
         OsdProcess.start(
@@ -72,7 +73,9 @@ class DemoIT {
             dir.resolve("demo").toString())) {
       long daemon = daemonPid(demo.awaitLine("daemon pid", Duration.ofSeconds(180)));
       demo.awaitLine("sweep 'demo'", Duration.ofSeconds(120));
-      demo.signal("INT");
+      // SIGTERM, not SIGINT: a JVM whose parent ignores SIGINT (any background job, e.g. a CI
+      // runner's) inherits that and never sees Ctrl-C. Both run the same shutdown hook.
+      demo.signal("TERM");
       demo.awaitExit(Duration.ofSeconds(60));
       assertGone(daemon, work);
     }

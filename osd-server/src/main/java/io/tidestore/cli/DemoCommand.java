@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionInfo.class,
     description = {
-      "Start a daemon on a temporary store (embedded defaults, 2 small shards), create an image,"
+      "Start a daemon on a temporary store (embedded defaults, 2 shards of 256 MiB), create an image,"
           + " sweep the four seed workloads over a few iodepths with tidestore bench (about 2"
           + " minutes), print the table, write the charts, stop the daemon and say where the"
           + " report is."
@@ -73,9 +73,9 @@ final class DemoCommand implements Callable<Integer> {
                 SweepCommand.Engine.NATIVE, Workloads.SEED_CLASSIC, iodepths, runtime, ramp, 1),
             true,
             1,
-            "256M",
+            "128M",
             2,
-            "160m",
+            "256m",
             workDir,
             dir);
     PrintWriter stdout = spec.commandLine().getOut();

@@ -104,8 +104,33 @@ class ObjectStoreIT {
               }
             }
           }
+          // One write, so the journal histograms of this mount have a sample for promtool.
+          client
+              .write("it.after", 0, Unpooled.wrappedBuffer(pattern(8192, 99)))
+              .get(30, TimeUnit.SECONDS);
         }
         String metrics = httpGet(metricsPort, "/metrics");
+        assertTrue(
+            Scrape.sum(metrics, "tidestore_object_op_latency_seconds_count{op=\"read\"") >= 64,
+            metrics);
+        assertTrue(Scrape.sum(metrics, "tidestore_journal_write_latency_seconds_count") >= 1);
+        assertTrue(Scrape.sum(metrics, "tidestore_journal_batch_ops_sum") >= 1);
+        assertTrue(Scrape.sum(metrics, "tidestore_journal_batch_bytes_sum") >= 8192);
+        assertTrue(Scrape.sum(metrics, "tidestore_store_free_bytes") > 0, metrics);
+        assertTrue(Scrape.sum(metrics, "tidestore_store_used_bytes") >= 32 * 65536, metrics);
+        assertTrue(Scrape.sum(metrics, "tidestore_store_segments_free") > 0, metrics);
+        for (String name :
+            List.of(
+                "tidestore_nbd_op_latency_seconds_bucket",
+                "tidestore_reactor_busy_seconds_total",
+                "tidestore_cleaner_segments_cleaned_total",
+                "tidestore_cleaner_relocated_bytes_total",
+                "tidestore_store_write_amplification",
+                "tidestore_store_space_waits_total",
+                "tidestore_store_space_wait_seconds_total",
+                "tidestore_journal_records_total")) {
+          assertTrue(metrics.contains(name), name + " missing:\n" + metrics);
+        }
         java.util.regex.Matcher hits =
             Pattern.compile("tidestore_cache_hits_total\\{shard=\"\\d+\"} ([0-9.E]+)")
                 .matcher(metrics);
@@ -137,19 +162,13 @@ class ObjectStoreIT {
             }
           }
         }
-        try (OsdProcess dump =
-            OsdProcess.start(
-                "admin",
-                "--http",
-                "127.0.0.1:" + metricsPort,
-                "dump_metrics",
-                "tidestore_cache_policy")) {
-          assertEquals(0, dump.awaitExit(STOP), dump.output());
-          assertTrue(
-              dump.output().contains("\"name\" : \"tidestore_cache_policy_switches_total\""),
-              dump.output());
-          assertTrue(dump.output().contains("\"value\" : 1.0"), dump.output());
-        }
+        String policy = dumpMetrics(metricsPort, "tidestore_cache_policy");
+        assertTrue(policy.contains("\"name\" : \"tidestore_cache_policy_switches_total\""), policy);
+        assertTrue(policy.contains("\"value\" : 1.0"), policy);
+        String latency = dumpMetrics(metricsPort, "tidestore_object_op_latency");
+        assertTrue(latency.contains("\"op\" : \"read\""), latency);
+        assertTrue(latency.contains("\"avg\""), latency);
+        assertTrue(latency.contains("\"le\" : \"+Inf\""), latency);
         assertTrue(metrics.contains("tidestore_cache_capacity_bytes{shard=\"3\"}"), metrics);
         osd.signal("TERM");
         assertEquals(0, osd.awaitExit(STOP), osd.output());
@@ -278,6 +297,15 @@ class ObjectStoreIT {
       assertTrue(!image(at, 0, "ls").contains("img1"));
       osd.signal("TERM");
       assertEquals(0, osd.awaitExit(STOP), osd.output());
+    }
+  }
+
+  /** {@code tidestore admin dump_metrics PREFIX}'s output; fails unless it exits 0. */
+  private static String dumpMetrics(int metricsPort, String prefix) throws Exception {
+    try (OsdProcess dump =
+        OsdProcess.start("admin", "--http", "127.0.0.1:" + metricsPort, "dump_metrics", prefix)) {
+      assertEquals(0, dump.awaitExit(STOP), dump.output());
+      return dump.output();
     }
   }
 

@@ -43,6 +43,14 @@ final class OsdProcess implements AutoCloseable {
     return new OsdProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
   }
 
+  /** {@code tidestore osd} on {@code data} with every port free ({@code 0}), plus {@code extra}. */
+  static OsdProcess startOsd(Path data, String... extra) throws IOException {
+    List<String> args = new ArrayList<>(List.of("osd", "--data", data.toString()));
+    args.addAll(List.of("--metrics-port", "0", "--port", "0", "--nbd-port", "0"));
+    args.addAll(Arrays.asList(extra));
+    return start(args.toArray(String[]::new));
+  }
+
   /** The JVM flags the build passes to test JVMs, the same set bin/tidestore uses. */
   static List<String> jvmFlags() {
     String flags = System.getProperty("tidestore.jvm.flags", "--enable-native-access=ALL-UNNAMED");

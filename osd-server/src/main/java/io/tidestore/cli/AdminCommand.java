@@ -1,15 +1,13 @@
 package io.tidestore.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tidestore.osd.OsdSettings;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -39,9 +37,6 @@ final class AdminCommand {
       paramLabel = "HOST:PORT",
       description = "The daemon's metrics/admin HTTP address. Default: ${DEFAULT-VALUE}.")
   String http = "127.0.0.1:" + OsdSettings.DEFAULT_METRICS_PORT;
-
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
     try (HttpClient client =
@@ -79,7 +74,7 @@ final class AdminCommand {
     }
   }
 
-  /** {@code admin dump_metrics [PREFIX]}: the Prometheus metrics as JSON. */
+  /** {@code admin dump_metrics [PREFIX]}: the daemon's metrics as JSON (docs/metrics.md). */
   @Command(
       name = "dump_metrics",
       mixinStandardHelpOptions = true,
@@ -93,39 +88,13 @@ final class AdminCommand {
 
     @Override
     public Integer call() throws Exception {
-      HttpResponse<String> response = admin.send(HttpRequest.newBuilder(admin.uri("/metrics")));
-      if (response.statusCode() != 200) {
-        return print(spec, response);
-      }
-      spec.commandLine().getOut().println(JSON.writeValueAsString(toJson(response.body(), prefix)));
-      return 0;
-    }
-
-    /** Prometheus text lines {@code name{k="v",...} value} into {@code {"metrics":[...]}}. */
-    static ObjectNode toJson(String text, String prefix) {
-      ObjectNode root = JSON.createObjectNode();
-      ArrayNode metrics = root.putArray("metrics");
-      for (String line : text.split("\n")) {
-        if (line.isBlank() || line.startsWith("#") || !line.startsWith(prefix)) {
-          continue;
-        }
-        int space = line.lastIndexOf(' ');
-        String series = line.substring(0, space);
-        ObjectNode metric = metrics.addObject();
-        int brace = series.indexOf('{');
-        metric.put("name", brace < 0 ? series : series.substring(0, brace));
-        ObjectNode labels = metric.putObject("labels");
-        if (brace >= 0) {
-          for (String pair : series.substring(brace + 1, series.length() - 1).split(",")) {
-            int eq = pair.indexOf('=');
-            if (eq > 0) {
-              labels.put(pair.substring(0, eq), pair.substring(eq + 2, pair.length() - 1));
-            }
-          }
-        }
-        metric.put("value", Double.parseDouble(line.substring(space + 1)));
-      }
-      return root;
+      return print(
+          spec,
+          admin.send(
+              HttpRequest.newBuilder(
+                  admin.uri(
+                      "/dump_metrics?prefix="
+                          + URLEncoder.encode(prefix, StandardCharsets.UTF_8)))));
     }
   }
 

@@ -4,10 +4,13 @@ import io.tidestore.cli.VersionInfo;
 import io.tidestore.osd.admin.AdminHttpServer;
 import io.tidestore.osd.image.ImageCatalog;
 import io.tidestore.osd.metrics.CacheMetrics;
+import io.tidestore.osd.metrics.OpLatencies;
 import io.tidestore.osd.metrics.OsdMetrics;
 import io.tidestore.osd.metrics.ReactorMetrics;
+import io.tidestore.osd.metrics.StoreMetrics;
 import io.tidestore.osd.nbd.NbdServer;
 import io.tidestore.osd.protocol.ObjectProtocolServer;
+import io.tidestore.osd.protocol.Op;
 import io.tidestore.osd.protocol.ServerLimits;
 import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.store.ShardCaches;
@@ -114,10 +117,21 @@ public final class OsdDaemon implements AutoCloseable {
       ops = StoreObjectOps.start(store, reactors, IoQueueConfig.defaults(), caches);
       CacheMetrics.bind(metrics.registry(), ops.caches(), budget);
       resources.push(ops);
+      ops.observeJournals(StoreMetrics.bind(metrics, store.shardCount(), ops::shardStats));
     }
     objects =
         ObjectProtocolServer.start(
-            reactors, settings.listenAddress(), settings.objectPort(), ops, ServerLimits.DEFAULT);
+            reactors,
+            settings.listenAddress(),
+            settings.objectPort(),
+            ops,
+            ServerLimits.DEFAULT,
+            OpLatencies.register(
+                metrics,
+                "tidestore_object_op_latency_seconds",
+                "Object protocol ops, request decoded to reply written, by op",
+                reactors,
+                Op.measuredNames()));
     resources.push(objects);
     if (ops != null) {
       nbd =
@@ -126,7 +140,13 @@ public final class OsdDaemon implements AutoCloseable {
               settings.listenAddress(),
               settings.nbdPort(),
               new ImageCatalog(ops, settings.nbdDefaultImage()),
-              NbdServer.Limits.DEFAULT);
+              NbdServer.Limits.DEFAULT,
+              OpLatencies.register(
+                  metrics,
+                  "tidestore_nbd_op_latency_seconds",
+                  "NBD commands, request decoded to reply written, by command",
+                  reactors,
+                  NbdServer.commandNames()));
       resources.push(nbd);
     } else {
       LOG.info("NBD gateway (port " + settings.nbdPort() + ") not started: images need a store");
@@ -137,6 +157,7 @@ public final class OsdDaemon implements AutoCloseable {
         AdminHttpServer.start(
             new InetSocketAddress(settings.listenAddress(), settings.metricsPort()),
             metrics::scrape,
+            metrics::dumpJson,
             this::statusJson,
             policy -> switchCachePolicy(finalOps, policy));
     resources.push(admin);

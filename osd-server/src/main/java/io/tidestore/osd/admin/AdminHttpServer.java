@@ -5,17 +5,19 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * The daemon's HTTP endpoint (the JDK's HttpServer: no dependency needed for two pages): {@code GET
- * /metrics} is Prometheus text, {@code GET /status} a JSON summary. It runs on one thread of its
- * own, never on a reactor.
+ * /metrics} is Prometheus text, {@code GET /dump_metrics?prefix=P} the same metrics as JSON, {@code
+ * GET /status} a JSON summary. It runs on one thread of its own, never on a reactor.
  */
 public final class AdminHttpServer implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(AdminHttpServer.class.getName());
@@ -43,6 +45,7 @@ public final class AdminHttpServer implements AutoCloseable {
   public static AdminHttpServer start(
       InetSocketAddress address,
       Supplier<String> metrics,
+      UnaryOperator<String> dumpMetricsJson,
       Supplier<String> statusJson,
       CachePolicySwitch cachePolicy)
       throws IOException {
@@ -53,6 +56,13 @@ public final class AdminHttpServer implements AutoCloseable {
     server.createContext("/metrics", exchange -> respond(exchange, PROMETHEUS_TEXT, metrics));
     server.createContext(
         "/status", exchange -> respond(exchange, "application/json; charset=utf-8", statusJson));
+    server.createContext(
+        "/dump_metrics",
+        exchange ->
+            respond(
+                exchange,
+                "application/json; charset=utf-8",
+                () -> dumpMetricsJson.apply(prefix(exchange.getRequestURI().getRawQuery()))));
     server.createContext("/admin/cache-policy", exchange -> switchPolicy(exchange, cachePolicy));
     server.start();
     return new AdminHttpServer(server, executor);
@@ -120,6 +130,18 @@ public final class AdminHttpServer implements AutoCloseable {
         out.write(bytes);
       }
     }
+  }
+
+  /** The {@code prefix} query parameter, decoded; "" when absent. */
+  private static String prefix(String rawQuery) {
+    if (rawQuery != null) {
+      for (String pair : rawQuery.split("&")) {
+        if (pair.startsWith("prefix=")) {
+          return URLDecoder.decode(pair.substring(7), StandardCharsets.UTF_8);
+        }
+      }
+    }
+    return "";
   }
 
   private static String error(String message) {

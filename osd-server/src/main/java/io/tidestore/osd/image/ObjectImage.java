@@ -30,6 +30,7 @@ public final class ObjectImage implements BlockImage {
   private final String name;
   private final long size;
   private final boolean readOnly;
+  private final ImageDataPath dataPath; // null when ops is not a PieceIo: the future-based path
 
   public ObjectImage(ObjectOps ops, ImageLayout layout, String name, long size, boolean readOnly) {
     if (layout.objectSize() > ZEROS.length) {
@@ -40,6 +41,10 @@ public final class ObjectImage implements BlockImage {
     this.name = name;
     this.size = size;
     this.readOnly = readOnly;
+    this.dataPath =
+        ops instanceof PieceIo io
+            ? new ImageDataPath(layout, new PieceTargets(io, layout, layout.objectCount(size)))
+            : null;
   }
 
   @Override
@@ -82,6 +87,24 @@ public final class ObjectImage implements BlockImage {
 
   private static Throwable unwrap(Throwable t) {
     return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+  }
+
+  @Override
+  public void readInto(long offset, int length, ByteBuf into, Done done) {
+    if (dataPath != null) {
+      dataPath.readInto(offset, length, into, done);
+    } else {
+      BlockImage.super.readInto(offset, length, into, done);
+    }
+  }
+
+  @Override
+  public void write(long offset, ByteBuf data, boolean fua, Done done) {
+    if (dataPath != null) {
+      dataPath.write(offset, data, done);
+    } else {
+      BlockImage.super.write(offset, data, fua, done);
+    }
   }
 
   @Override

@@ -15,6 +15,8 @@ import io.micrometer.jmx.JmxConfig;
 import io.micrometer.jmx.JmxMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The daemon's meter registries: one composite that every component records into, published both as
@@ -25,6 +27,8 @@ public final class OsdMetrics implements AutoCloseable {
   private final JmxMeterRegistry jmx;
   private final CompositeMeterRegistry registry;
   private final JvmGcMetrics gcMetrics;
+  private final HistogramExport histograms = new HistogramExport();
+  private final List<Object> keptAlive = new CopyOnWriteArrayList<>();
 
   public OsdMetrics() {
     prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -56,6 +60,7 @@ public final class OsdMetrics implements AutoCloseable {
                 return id.getName().equals("system.cpu.count") ? id.withName("system.cpus") : id;
               }
             });
+    prometheus.getPrometheusRegistry().register(histograms);
     registry.add(prometheus);
     registry.add(jmx);
     new JvmMemoryMetrics().bindTo(registry);
@@ -70,6 +75,26 @@ public final class OsdMetrics implements AutoCloseable {
   /** Where components register their meters. */
   public MeterRegistry registry() {
     return registry;
+  }
+
+  /**
+   * Keeps {@code state} reachable for as long as the metrics: Micrometer references the state
+   * objects of function counters and gauges weakly, so state only meters point at would vanish.
+   */
+  public <T> T keepAlive(T state) {
+    keptAlive.add(state);
+    return state;
+  }
+
+  /** Exports {@code family} as a Prometheus histogram (and in {@link #dumpJson}). */
+  public HistogramFamily histogram(HistogramFamily family) {
+    histograms.add(family);
+    return family;
+  }
+
+  /** {@code dump_metrics}: the metrics whose name starts with {@code prefix}, as JSON. */
+  public String dumpJson(String prefix) {
+    return MetricsJson.dump(prometheus.getPrometheusRegistry().scrape(), prefix);
   }
 
   /** The Prometheus text exposition of every meter. */

@@ -33,6 +33,36 @@ public interface BlockImage {
   /** Writes {@code data} (released by the callee) at {@code offset}. */
   CompletionStage<Void> write(long offset, ByteBuf data, boolean fua);
 
+  /** Receives the outcome of a hot-path request: null on success. */
+  @FunctionalInterface
+  interface Done {
+    void done(Throwable failure);
+  }
+
+  /**
+   * The read hot path: writes {@code length} bytes at {@code offset} into {@code into} at its
+   * writer index (which the callee leaves where it was; the caller owns {@code into} and must not
+   * touch those bytes until {@code done}). Implementations override this to skip the future and the
+   * extra buffer of {@link #read}.
+   */
+  default void readInto(long offset, int length, ByteBuf into, Done done) {
+    int at = into.writerIndex();
+    read(offset, length)
+        .whenComplete(
+            (data, failure) -> {
+              if (failure == null) {
+                into.setBytes(at, data, data.readerIndex(), length);
+                data.release();
+              }
+              done.done(failure);
+            });
+  }
+
+  /** The write hot path: as {@link #write(long, ByteBuf, boolean)}, completing {@code done}. */
+  default void write(long offset, ByteBuf data, boolean fua, Done done) {
+    write(offset, data, fua).whenComplete((v, failure) -> done.done(failure));
+  }
+
   /** Completes once every write completed before it is durable. */
   CompletionStage<Void> flush();
 

@@ -52,6 +52,10 @@ final class Nbd {
   // Transmission.
   static final int REQUEST_MAGIC = 0x25609513;
   static final int SIMPLE_REPLY_MAGIC = 0x67446698;
+
+  /** Magic, error, cookie. */
+  static final int SIMPLE_REPLY_HEADER = 16;
+
   static final int REQUEST_HEADER = 28;
   static final int CMD_READ = 0;
   static final int CMD_WRITE = 1;

@@ -3,10 +3,11 @@ package io.tidestore.osd.nbd;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.tidestore.osd.metrics.OpLatencies;
 import io.tidestore.osd.protocol.OpException;
+import java.util.ArrayDeque;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.function.BiConsumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -28,25 +29,37 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
 
   private final BlockImage image;
   private final NbdServer.Limits limits;
+  private final OpLatencies latencies;
   private ChannelHandlerContext ctx;
+  private int latencySlot = -1;
   private int inFlight;
   private boolean disconnecting;
   private boolean reading; // inside a read batch: one flush at channelReadComplete
   private boolean flushPending;
+  private boolean flushScheduled;
+  private final ArrayDeque<Op> freeOps = new ArrayDeque<>();
+  private final Runnable flushTask =
+      () -> {
+        flushScheduled = false;
+        ctx.flush();
+      };
 
-  NbdCommandHandler(BlockImage image, NbdServer.Limits limits) {
+  NbdCommandHandler(BlockImage image, NbdServer.Limits limits, OpLatencies latencies) {
     this.image = image;
     this.limits = limits;
+    this.latencies = latencies;
   }
 
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
     this.ctx = ctx;
+    this.latencySlot = latencies.slotOf(ctx.executor());
   }
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     NbdRequest request = (NbdRequest) msg;
+    long decodedNanos = System.nanoTime();
     reading = true;
     if (disconnecting) {
       release(request);
@@ -56,17 +69,22 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
     if (error != 0) {
       release(request);
       LOG.fine(() -> "NBD request type " + request.type() + " rejected with errno " + error);
-      reply(request.cookie(), error, null);
+      reply(request.cookie(), error);
+      latencies.record(request.type(), latencySlot, System.nanoTime() - decodedNanos);
       return;
     }
     boolean fua = (request.flags() & Nbd.CMD_FLAG_FUA) != 0;
     switch (request.type()) {
-      case Nbd.CMD_READ -> track(request, image.read(request.offset(), (int) request.length()));
-      case Nbd.CMD_WRITE -> track(request, image.write(request.offset(), request.payload(), fua));
-      case Nbd.CMD_FLUSH -> track(request, image.flush());
-      case Nbd.CMD_TRIM -> track(request, image.trim(request.offset(), request.length(), fua));
+      case Nbd.CMD_READ -> read(request, decodedNanos);
+      case Nbd.CMD_WRITE -> {
+        Op op = start(request, null, decodedNanos);
+        image.write(request.offset(), request.payload(), fua, op);
+      }
+      case Nbd.CMD_FLUSH -> track(request, image.flush(), decodedNanos);
+      case Nbd.CMD_TRIM ->
+          track(request, image.trim(request.offset(), request.length(), fua), decodedNanos);
       case Nbd.CMD_WRITE_ZEROES ->
-          track(request, image.writeZeroes(request.offset(), request.length(), fua));
+          track(request, image.writeZeroes(request.offset(), request.length(), fua), decodedNanos);
       case Nbd.CMD_DISC -> {
         disconnecting = true;
         ctx.channel().config().setAutoRead(false);
@@ -110,39 +128,83 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
     return 0;
   }
 
-  private <T> void track(NbdRequest request, CompletionStage<T> stage) {
+  /**
+   * The reply is built in one buffer: the header, then the data the image copies in right behind
+   * it, so a read costs one buffer and one write to the socket. The error field is patched on
+   * failure, when the data is dropped.
+   */
+  private void read(NbdRequest request, long decodedNanos) {
+    int length = (int) request.length();
+    ByteBuf reply = ctx.alloc().directBuffer(Nbd.SIMPLE_REPLY_HEADER + length);
+    reply.writeInt(Nbd.SIMPLE_REPLY_MAGIC).writeInt(0).writeLong(request.cookie());
+    Op op = start(request, reply, decodedNanos);
+    image.readInto(request.offset(), length, reply, op);
+  }
+
+  /** Counts a request in flight (pausing reads at the limit) and takes an op to complete it. */
+  private Op start(NbdRequest request, ByteBuf readReply, long decodedNanos) {
     inFlight++;
     if (inFlight >= limits.maxInFlight()) {
       ctx.channel().config().setAutoRead(false);
     }
-    stage.whenComplete(new Completion<>(request.cookie(), request.type()));
+    Op op = freeOps.pollFirst();
+    if (op == null) {
+      op = new Op();
+    }
+    op.cookie = request.cookie();
+    op.type = request.type();
+    op.readReply = readReply;
+    op.readLength = (int) request.length();
+    op.decodedNanos = decodedNanos;
+    return op;
   }
 
-  private final class Completion<T> implements BiConsumer<T, Throwable> {
-    private final long cookie;
-    private final int type;
+  private void track(NbdRequest request, CompletionStage<?> stage, long decodedNanos) {
+    Op op = start(request, null, decodedNanos);
+    stage.whenComplete((value, failure) -> op.done(failure));
+  }
 
-    Completion(long cookie, int type) {
-      this.cookie = cookie;
-      this.type = type;
-    }
+  /**
+   * One request in flight, reused once its reply is written: at most {@code maxInFlight} exist per
+   * connection, so the hot path allocates none.
+   */
+  private final class Op implements BlockImage.Done {
+    long cookie;
+    int type;
+    ByteBuf readReply; // header + data for a READ, else null
+    int readLength;
+    long decodedNanos; // when the request was decoded: its latency runs to the reply's write
+    private Throwable failure;
+    private final Runnable completeOnLoop = () -> complete(failure);
 
     @Override
-    public void accept(T value, Throwable failure) {
+    public void done(Throwable failure) {
       if (ctx.executor().inEventLoop()) {
-        complete(value, failure);
+        complete(failure);
       } else {
-        ctx.executor().execute(() -> complete(value, failure));
+        this.failure = failure;
+        ctx.executor().execute(completeOnLoop);
       }
     }
 
-    private void complete(T value, Throwable failure) {
+    private void complete(Throwable failure) {
+      this.failure = null;
+      ByteBuf data = readReply;
+      int readLength = this.readLength;
+      readReply = null;
+      long cookie = this.cookie;
+      int type = this.type;
+      long decodedNanos = this.decodedNanos;
+      freeOps.addFirst(this);
       inFlight--;
       if (!ctx.channel().isActive()) {
-        if (value instanceof ByteBuf buf) {
-          buf.release();
+        if (data != null) {
+          data.release();
         }
         return;
+      }
+      if (data != null && failure != null) {
+        data.release();
       }
       if (failure != null) {
         Throwable cause =
@@ -156,10 +218,14 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
           LOG.log(Level.WARNING, "NBD command " + type + " on " + image.name() + " failed", cause);
           error = Nbd.EIO;
         }
-        reply(cookie, error, null);
+        reply(cookie, error);
+      } else if (data != null) {
+        data.writerIndex(Nbd.SIMPLE_REPLY_HEADER + readLength);
+        send(data);
       } else {
-        reply(cookie, 0, type == Nbd.CMD_READ ? (ByteBuf) value : null);
+        reply(cookie, 0);
       }
+      latencies.record(type, latencySlot, System.nanoTime() - decodedNanos);
       if (disconnecting) {
         closeIfDrained();
       } else if (!ctx.channel().config().isAutoRead() && inFlight <= limits.maxInFlight() / 2) {
@@ -168,17 +234,24 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
-  private void reply(long cookie, int error, ByteBuf data) {
-    ByteBuf header = ctx.alloc().buffer(16);
+  private void reply(long cookie, int error) {
+    ByteBuf header = ctx.alloc().directBuffer(Nbd.SIMPLE_REPLY_HEADER);
     header.writeInt(Nbd.SIMPLE_REPLY_MAGIC).writeInt(error).writeLong(cookie);
-    ctx.write(header);
-    if (data != null) {
-      ctx.write(data);
-    }
+    send(header);
+  }
+
+  /**
+   * Writes a reply; flushes once per batch: at the end of a read batch, or for completions that
+   * arrive outside one (journal acks, disk reads reaped from the I/O queue), once after the loop
+   * pass's I/O events, in a task, so every reply of the pass goes out in one write.
+   */
+  private void send(ByteBuf reply) {
+    ctx.write(reply, ctx.voidPromise());
     if (reading) {
       flushPending = true;
-    } else {
-      ctx.flush();
+    } else if (!flushScheduled) {
+      flushScheduled = true;
+      ctx.executor().execute(flushTask);
     }
   }
 

@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.tidestore.osd.metrics.OpLatencies;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -33,15 +34,17 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
 
   private final ImageExports exports;
   private final NbdServer.Limits limits;
+  private final OpLatencies latencies;
   private boolean gotClientFlags;
   private boolean noZeroes;
   private long discarding; // bytes of an over-long option still to skip
   private int discardingOption;
   private boolean waiting; // an option waits for the image catalog; later bytes stay buffered
 
-  NbdHandshakeHandler(ImageExports exports, NbdServer.Limits limits) {
+  NbdHandshakeHandler(ImageExports exports, NbdServer.Limits limits, OpLatencies latencies) {
     this.exports = exports;
     this.limits = limits;
+    this.latencies = latencies;
   }
 
   @Override
@@ -295,7 +298,7 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
     // its cumulation to the next handler when it is removed.
     ctx.pipeline()
         .addAfter(ctx.name(), "nbd-requests", new NbdRequestDecoder())
-        .addAfter("nbd-requests", "nbd-commands", new NbdCommandHandler(image, limits));
+        .addAfter("nbd-requests", "nbd-commands", new NbdCommandHandler(image, limits, latencies));
     ctx.pipeline().remove(this);
   }
 

@@ -4,6 +4,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.tidestore.osd.metrics.OpLatencies;
 import io.tidestore.osd.reactor.Reactors;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -35,6 +36,17 @@ public final class NbdServer implements AutoCloseable {
     }
   }
 
+  /** Names of the commands whose latency is measured, indexed by command type (else null). */
+  public static String[] commandNames() {
+    String[] names = new String[Nbd.CMD_WRITE_ZEROES + 1];
+    names[Nbd.CMD_READ] = "read";
+    names[Nbd.CMD_WRITE] = "write";
+    names[Nbd.CMD_FLUSH] = "flush";
+    names[Nbd.CMD_TRIM] = "trim";
+    names[Nbd.CMD_WRITE_ZEROES] = "write_zeroes";
+    return names;
+  }
+
   private final Channel listener;
 
   private NbdServer(Channel listener) {
@@ -44,6 +56,18 @@ public final class NbdServer implements AutoCloseable {
   /** Binds {@code address:port} (0 = any free port) and serves {@code exports}. */
   public static NbdServer start(
       Reactors reactors, InetAddress address, int port, ImageExports exports, Limits limits)
+      throws IOException {
+    return start(reactors, address, port, exports, limits, OpLatencies.NONE);
+  }
+
+  /** As above, recording every command's latency into {@code latencies}. */
+  public static NbdServer start(
+      Reactors reactors,
+      InetAddress address,
+      int port,
+      ImageExports exports,
+      Limits limits,
+      OpLatencies latencies)
       throws IOException {
     ServerBootstrap bootstrap =
         new ServerBootstrap()
@@ -55,7 +79,8 @@ public final class NbdServer implements AutoCloseable {
                   @Override
                   protected void initChannel(Channel ch) {
                     ch.pipeline()
-                        .addLast("nbd-handshake", new NbdHandshakeHandler(exports, limits));
+                        .addLast(
+                            "nbd-handshake", new NbdHandshakeHandler(exports, limits, latencies));
                   }
                 });
     InetSocketAddress bindAddress = new InetSocketAddress(address, port);

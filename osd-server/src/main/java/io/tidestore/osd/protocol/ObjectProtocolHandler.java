@@ -5,6 +5,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.tidestore.osd.metrics.OpLatencies;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -31,7 +32,10 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
 
   private final ServerContext server;
   private final ServerLimits limits;
+  private final OpLatencies latencies;
   private ChannelHandlerContext ctx;
+  private int latencySlot = -1;
+  private long decodedNanos; // when the frame being dispatched was decoded
   private boolean helloDone;
   private boolean reading; // inside a read batch: replies are flushed once at channelReadComplete
   private boolean flushPending;
@@ -39,13 +43,19 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
   private ScheduledFuture<?> helloTimer;
 
   ObjectProtocolHandler(ServerContext server, ServerLimits limits) {
+    this(server, limits, OpLatencies.NONE);
+  }
+
+  ObjectProtocolHandler(ServerContext server, ServerLimits limits, OpLatencies latencies) {
     this.server = server;
     this.limits = limits;
+    this.latencies = latencies;
   }
 
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
     this.ctx = ctx;
+    this.latencySlot = latencies.slotOf(ctx.executor());
   }
 
   @Override
@@ -76,10 +86,14 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     Frame frame = (Frame) msg;
     reading = true;
+    decodedNanos = System.nanoTime();
     try {
       dispatch(frame);
     } catch (OpException e) {
       replyError(frame.op(), frame.requestId(), e.status(), e.getMessage());
+      if (helloDone) {
+        latencies.record(frame.op(), latencySlot, System.nanoTime() - decodedNanos);
+      }
     } finally {
       frame.release();
     }
@@ -269,7 +283,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
     if (inFlight >= limits.maxInFlight()) {
       ctx.channel().config().setAutoRead(false);
     }
-    stage.whenComplete(new Completion<>(op, id, encoder));
+    stage.whenComplete(new Completion<>(op, id, encoder, decodedNanos));
   }
 
   /** Writes one reply; runs on any thread, finishes the bookkeeping on the loop. */
@@ -277,11 +291,13 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
     private final int op;
     private final long id;
     private final Encoder<T> encoder;
+    private final long decodedNanos;
 
-    Completion(int op, long id, Encoder<T> encoder) {
+    Completion(int op, long id, Encoder<T> encoder, long decodedNanos) {
       this.op = op;
       this.id = id;
       this.encoder = encoder;
+      this.decodedNanos = decodedNanos;
     }
 
     @Override
@@ -313,6 +329,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
       } else {
         encoder.encode(op, id, value);
       }
+      latencies.record(op, latencySlot, System.nanoTime() - decodedNanos);
       maybeResumeReading();
     }
   }

@@ -7,6 +7,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
+import io.tidestore.osd.metrics.OpLatencies;
 import io.tidestore.osd.reactor.Reactor;
 import io.tidestore.osd.reactor.Reactors;
 import java.io.IOException;
@@ -30,14 +31,16 @@ public final class ObjectProtocolServer implements AutoCloseable, ServerContext 
 
   private final Reactors reactors;
   private final ObjectOps ops;
+  private final OpLatencies latencies;
   private final IdentityHashMap<EventLoop, Integer> reactorOfLoop = new IdentityHashMap<>();
   private final List<Channel> listeners = new ArrayList<>();
   private volatile ShardMap shardMap;
   private InetSocketAddress mainAddress;
 
-  private ObjectProtocolServer(Reactors reactors, ObjectOps ops) {
+  private ObjectProtocolServer(Reactors reactors, ObjectOps ops, OpLatencies latencies) {
     this.reactors = reactors;
     this.ops = ops;
+    this.latencies = latencies;
     for (Reactor reactor : reactors.all()) {
       reactorOfLoop.put(reactor.loop(), reactor.index());
     }
@@ -52,7 +55,19 @@ public final class ObjectProtocolServer implements AutoCloseable, ServerContext 
   public static ObjectProtocolServer start(
       Reactors reactors, InetAddress address, int port, ObjectOps ops, ServerLimits limits)
       throws IOException {
-    ObjectProtocolServer server = new ObjectProtocolServer(reactors, ops);
+    return start(reactors, address, port, ops, limits, OpLatencies.NONE);
+  }
+
+  /** As above, recording every object op's latency into {@code latencies}. */
+  public static ObjectProtocolServer start(
+      Reactors reactors,
+      InetAddress address,
+      int port,
+      ObjectOps ops,
+      ServerLimits limits,
+      OpLatencies latencies)
+      throws IOException {
+    ObjectProtocolServer server = new ObjectProtocolServer(reactors, ops, latencies);
     try {
       server.bind(address, port, limits);
     } catch (IOException | RuntimeException e) {
@@ -108,7 +123,9 @@ public final class ObjectProtocolServer implements AutoCloseable, ServerContext 
                             "frames",
                             new FrameDecoder(limits.partialFrameTimeout().toNanos(), true))
                         .addLast(
-                            "ops", new ObjectProtocolHandler(ObjectProtocolServer.this, limits));
+                            "ops",
+                            new ObjectProtocolHandler(
+                                ObjectProtocolServer.this, limits, latencies));
                   }
                 });
     try {

@@ -17,6 +17,16 @@ public final class Op {
 
   private Op() {}
 
+  /** Names of the object ops whose latency is measured, indexed by op code (else null). */
+  public static String[] measuredNames() {
+    String[] names = new String[256];
+    for (int op :
+        new int[] {WRITE, READ, STAT, TRUNCATE, REMOVE, LIST, SET_XATTR, GET_XATTR, RM_XATTR}) {
+      names[op] = name(op);
+    }
+    return names;
+  }
+
   /** The op's name for logs; {@code op 0x7f} for unknown codes. */
   public static String name(int op) {
     return switch (op) {

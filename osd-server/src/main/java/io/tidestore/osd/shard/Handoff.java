@@ -58,15 +58,22 @@ public final class Handoff {
             result.complete(value);
           }
         };
+    replyOn(replyTo, complete);
+  }
+
+  /**
+   * Runs {@code reply} on {@code replyTo}'s thread: inline when already there, else as a task; when
+   * that reactor is gone nobody can observe the result on it, so it runs here.
+   */
+  public static void replyOn(EventExecutor replyTo, Runnable reply) {
     if (replyTo.inEventLoop()) {
-      complete.run();
+      reply.run();
       return;
     }
     try {
-      replyTo.execute(complete);
+      replyTo.execute(reply);
     } catch (RejectedExecutionException e) {
-      // The caller's reactor is gone: nobody can observe the result on it; complete here.
-      complete.run();
+      reply.run();
     }
   }
 }

@@ -4,7 +4,9 @@ import io.tidestore.osd.reactor.IoQueueLoopBinding;
 import io.tidestore.osd.reactor.PassHook;
 import io.tidestore.osd.reactor.Reactor;
 import io.tidestore.store.api.ExtentCacheHook;
+import io.tidestore.store.api.JournalObserver;
 import io.tidestore.store.api.ObjectStore;
+import io.tidestore.store.api.ShardStats;
 import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.cache.ExtentCache;
 import io.tidestore.store.cache.ShardCacheHook;
@@ -17,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -161,6 +164,20 @@ final class ReactorShards implements PassHook {
 
   Reactor reactor() {
     return reactor;
+  }
+
+  /** Puts each owned shard's stats at its index in {@code out}. Reactor thread only. */
+  void statsInto(ShardStats[] out) {
+    for (ShardStore shard : shards) {
+      out[shard.shard()] = shard.stats();
+    }
+  }
+
+  /** Gives each owned shard's journal its observer. Reactor thread only. */
+  void observeJournals(IntFunction<JournalObserver> observers) {
+    for (ShardStore shard : shards) {
+      shard.observeJournal(observers.apply(shard.shard()));
+    }
   }
 
   /** One journal submission per pass: every shard seals and writes its batch. */

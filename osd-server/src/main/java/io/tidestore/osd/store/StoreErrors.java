@@ -5,10 +5,10 @@ import io.tidestore.osd.protocol.Status;
 import io.tidestore.store.api.StoreException;
 
 /** Maps store failures to protocol statuses (the errno each {@link StoreException.Code} names). */
-final class StoreErrors {
+public final class StoreErrors {
   private StoreErrors() {}
 
-  static OpException toOp(StoreException e) {
+  public static OpException toOp(StoreException e) {
     int status =
         switch (e.code()) {
           case NOT_FOUND -> Status.ENOENT;

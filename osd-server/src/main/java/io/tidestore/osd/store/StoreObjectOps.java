@@ -3,6 +3,7 @@ package io.tidestore.osd.store;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.concurrent.EventExecutor;
+import io.tidestore.osd.image.PieceIo;
 import io.tidestore.osd.protocol.ListPage;
 import io.tidestore.osd.protocol.ObjectOps;
 import io.tidestore.osd.protocol.ObjectStat;
@@ -12,10 +13,13 @@ import io.tidestore.osd.protocol.Status;
 import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.shard.Handoff;
 import io.tidestore.osd.shard.ShardAssignment;
+import io.tidestore.store.api.JournalObserver;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.ObjectStore;
+import io.tidestore.store.api.ShardStats;
 import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreCompletion;
+import io.tidestore.store.api.StoreException;
 import io.tidestore.store.cache.ExtentCache;
 import io.tidestore.store.cache.PolicyConfig;
 import io.tidestore.store.io.IoQueueConfig;
@@ -25,6 +29,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.IntFunction;
 
 /**
  * {@link ObjectOps} over the object store: every shard is mounted on the reactor that owns it
@@ -35,7 +41,7 @@ import java.util.concurrent.CompletionStage;
  * <p>Threading: op methods are called on a connection's reactor thread (as {@link ObjectOps}
  * requires); {@link #start} and {@link #close} from one thread at startup and shutdown.
  */
-public final class StoreObjectOps implements ObjectOps, AutoCloseable {
+public final class StoreObjectOps implements ObjectOps, PieceIo, AutoCloseable {
   private final ObjectStore store;
   private final int[] owners;
   private final List<ReactorShards> reactors = new ArrayList<>();
@@ -111,6 +117,30 @@ public final class StoreObjectOps implements ObjectOps, AutoCloseable {
       all.add(byShard[shard].cache(shard));
     }
     return all;
+  }
+
+  /**
+   * Every shard's stats, indexed by shard, each snapshot taken on the reactor owning the shard (the
+   * only thread that may read its counters). Any thread.
+   */
+  public CompletableFuture<ShardStats[]> shardStats() {
+    ShardStats[] out = new ShardStats[byShard.length];
+    List<CompletableFuture<Void>> taken = new ArrayList<>();
+    for (ReactorShards shards : reactors) {
+      taken.add(CompletableFuture.runAsync(() -> shards.statsInto(out), shards.reactor().loop()));
+    }
+    return CompletableFuture.allOf(taken.toArray(CompletableFuture[]::new)).thenApply(v -> out);
+  }
+
+  /** Gives every shard's journal its observer, each on its reactor; blocks until done. */
+  public void observeJournals(IntFunction<JournalObserver> observers) {
+    List<CompletableFuture<Void>> set = new ArrayList<>();
+    for (ReactorShards shards : reactors) {
+      set.add(
+          CompletableFuture.runAsync(
+              () -> shards.observeJournals(observers), shards.reactor().loop()));
+    }
+    CompletableFuture.allOf(set.toArray(CompletableFuture[]::new)).join();
   }
 
   @Override
@@ -210,6 +240,80 @@ public final class StoreObjectOps implements ObjectOps, AutoCloseable {
                 }
               });
         });
+  }
+
+  @Override
+  public PieceIo.Target target(String name) {
+    ObjectKey key = key(name);
+    return new PieceIo.Target(key, store.shardOf(key));
+  }
+
+  @Override
+  public void read(
+      PieceIo.Target target, long offset, MemorySegment into, StoreCompletion<Integer> done) {
+    ReactorShards owner = byShard[target.shard()];
+    if (owner.reactor().loop().inEventLoop()) {
+      owner.shard(target.shard()).read(target.key(), offset, into, done);
+      return;
+    }
+    EventExecutor caller = currentExecutor(owner);
+    onOwner(
+        owner,
+        done,
+        () ->
+            owner
+                .shard(target.shard())
+                .read(
+                    target.key(),
+                    offset,
+                    into,
+                    (count, failure) ->
+                        Handoff.replyOn(caller, () -> done.complete(count, failure))));
+  }
+
+  @Override
+  public void write(PieceIo.Target target, long offset, ByteBuf data, StoreCompletion<Void> done) {
+    ReactorShards owner = byShard[target.shard()];
+    if (owner.reactor().loop().inEventLoop()) {
+      // The store copies the bytes into its journal batch before write() returns.
+      try {
+        owner.shard(target.shard()).write(target.key(), offset, segment(data), done);
+      } finally {
+        data.release();
+      }
+      return;
+    }
+    EventExecutor caller = currentExecutor(owner);
+    StoreObjectOps.<Void>onOwner(
+        owner,
+        (value, failure) -> {
+          data.release(); // refused before the shard ran
+          done.complete(value, failure);
+        },
+        () -> {
+          try {
+            owner
+                .shard(target.shard())
+                .write(
+                    target.key(),
+                    offset,
+                    segment(data),
+                    (value, failure) ->
+                        Handoff.replyOn(caller, () -> done.complete(value, failure)));
+          } finally {
+            data.release();
+          }
+        });
+  }
+
+  /** Runs {@code work} on {@code owner}'s reactor; a stopped reactor fails {@code done}. */
+  private static <T> void onOwner(ReactorShards owner, StoreCompletion<T> refused, Runnable work) {
+    try {
+      owner.reactor().loop().execute(work);
+    } catch (RejectedExecutionException e) {
+      refused.complete(
+          null, new StoreException(StoreException.Code.CLOSED, "owning reactor stopped"));
+    }
   }
 
   @Override

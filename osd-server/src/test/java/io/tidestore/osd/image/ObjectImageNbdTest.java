@@ -5,16 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.tidestore.osd.cpu.CpuAllocator;
 import io.tidestore.osd.nbd.BlockImage;
 import io.tidestore.osd.nbd.ImageExports;
 import io.tidestore.osd.nbd.NbdServer;
 import io.tidestore.osd.reactor.Reactors;
-import io.tidestore.osd.reactor.Transport;
 import io.tidestore.osd.store.StoreObjectOps;
+import io.tidestore.osd.store.StoreOnReactors;
 import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
-import io.tidestore.store.io.IoQueueConfig;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -57,21 +55,9 @@ class ObjectImageNbdTest {
     assumeTrue(Files.isExecutable(Path.of("/usr/bin/nbdcopy")), "nbdcopy not installed");
     Path data = dir.resolve("store");
     ObjectStore.mkfs(data, 2, 64L << 20, ObjectStore.defaultSegmentBytes(64L << 20));
-    try (ObjectStore store = ObjectStore.open(data, StoreConfig.defaults());
-        Reactors reactors =
-            Reactors.start(
-                Transport.EPOLL,
-                new int[] {CpuAllocator.UNPINNED, CpuAllocator.UNPINNED},
-                Optional.empty())) {
-      StoreObjectOps ops =
-          StoreObjectOps.start(
-              store,
-              reactors,
-              IoQueueConfig.defaults(),
-              new io.tidestore.osd.store.ShardCaches(
-                  1 << 20,
-                  io.tidestore.store.cache.PolicyConfig.daemonDefault(),
-                  new io.tidestore.store.memory.MemoryBudget(64L << 20)));
+    try (StoreOnReactors served = StoreOnReactors.open(data, StoreConfig.defaults())) {
+      Reactors reactors = served.reactors();
+      StoreObjectOps ops = served.ops();
       BlockImage image =
           new ObjectImage(
               ops, new ImageLayout("vol1", ImageLayout.DEFAULT_OBJECT_SIZE), "vol", SIZE, false);
@@ -125,8 +111,6 @@ class ObjectImageNbdTest {
         Result down = run(List.of("nbdcopy", url, back.toString()));
         assertEquals(0, down.exit(), down.output());
         assertArrayEquals(content, Files.readAllBytes(back));
-      } finally {
-        ops.close();
       }
     }
   }

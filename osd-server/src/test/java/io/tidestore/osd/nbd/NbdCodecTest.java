@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.tidestore.osd.metrics.OpLatencies;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,8 @@ class NbdCodecTest {
   private final MemoryExports exports = new MemoryExports("disk", disk, ro);
   private final ByteBuf out = Unpooled.buffer();
   private final EmbeddedChannel ch =
-      new EmbeddedChannel(new NbdHandshakeHandler(exports, NbdServer.Limits.DEFAULT));
+      new EmbeddedChannel(
+          new NbdHandshakeHandler(exports, NbdServer.Limits.DEFAULT, OpLatencies.NONE));
 
   private ByteBuf out() {
     ch.runPendingTasks();
@@ -153,7 +155,8 @@ class NbdCodecTest {
     ch.writeInbound(Unpooled.buffer().writeLong(0x1234).writeLong(0));
     assertFalse(ch.isOpen());
     EmbeddedChannel other =
-        new EmbeddedChannel(new NbdHandshakeHandler(exports, NbdServer.Limits.DEFAULT));
+        new EmbeddedChannel(
+            new NbdHandshakeHandler(exports, NbdServer.Limits.DEFAULT, OpLatencies.NONE));
     other.writeInbound(Unpooled.buffer().writeInt(0x80));
     assertFalse(other.isOpen());
   }

@@ -11,7 +11,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.tidestore.client.ShardAwareClient;
-import io.tidestore.osd.cpu.CpuAllocator;
 import io.tidestore.osd.protocol.ListPage;
 import io.tidestore.osd.protocol.ObjectProtocolServer;
 import io.tidestore.osd.protocol.OpException;
@@ -22,13 +21,11 @@ import io.tidestore.osd.reactor.Transport;
 import io.tidestore.store.api.CleanerPolicy;
 import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
-import io.tidestore.store.io.IoQueueConfig;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -56,21 +53,9 @@ class StoreObjectOpsTest {
   }
 
   private void withServer(Body body) throws Exception {
-    try (ObjectStore store = ObjectStore.open(dir, config());
-        Reactors reactors =
-            Reactors.start(
-                Transport.EPOLL,
-                new int[] {CpuAllocator.UNPINNED, CpuAllocator.UNPINNED},
-                Optional.empty())) {
-      StoreObjectOps ops =
-          StoreObjectOps.start(
-              store,
-              reactors,
-              IoQueueConfig.defaults(),
-              new io.tidestore.osd.store.ShardCaches(
-                  1 << 20,
-                  io.tidestore.store.cache.PolicyConfig.daemonDefault(),
-                  new io.tidestore.store.memory.MemoryBudget(64L << 20)));
+    try (StoreOnReactors served = StoreOnReactors.open(dir, config())) {
+      Reactors reactors = served.reactors();
+      StoreObjectOps ops = served.ops();
       try (ObjectProtocolServer server =
               ObjectProtocolServer.start(
                   reactors, InetAddress.getLoopbackAddress(), 0, ops, ServerLimits.DEFAULT);
@@ -79,8 +64,6 @@ class StoreObjectOpsTest {
                   ShardAwareClient.connect(
                       reactors.group(), Transport.EPOLL.socketChannel(), server.address()))) {
         body.run(client);
-      } finally {
-        ops.close();
       }
     }
   }

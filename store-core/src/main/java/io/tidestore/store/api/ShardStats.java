@@ -16,6 +16,9 @@ package io.tidestore.store.api;
  * @param indexBytes heap and off-heap bytes of the object index
  * @param checkpoints checkpoints written since mount
  * @param spaceWaitMaxNanos longest time a write waited for the cleaner to free space
+ * @param spaceWaits writes that waited for the cleaner to free space
+ * @param spaceWaitNanos total time writes waited for space
+ * @param segmentBytes bytes per segment (free bytes = segmentsFree x segmentBytes)
  */
 public record ShardStats(
     long userBytesWritten,
@@ -29,7 +32,10 @@ public record ShardStats(
     long objects,
     long indexBytes,
     long checkpoints,
-    long spaceWaitMaxNanos) {
+    long spaceWaitMaxNanos,
+    long spaceWaits,
+    long spaceWaitNanos,
+    int segmentBytes) {
 
   /** (journal + cleaner bytes) / user bytes; 0 before any write. */
   public double writeAmplification() {

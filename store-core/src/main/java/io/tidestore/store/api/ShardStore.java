@@ -95,6 +95,9 @@ public interface ShardStore extends AutoCloseable {
   /** Counters for metrics; a snapshot taken on the owner thread. */
   ShardStats stats();
 
+  /** Tells {@code observer} about every journal record once it is durable. Owner thread only. */
+  void observeJournal(JournalObserver observer);
+
   /**
    * Waits for pending operations, writes an index checkpoint so the next mount replays nothing, and
    * closes the I/O files (not the queue, which the caller owns). Owner thread only.

@@ -14,11 +14,14 @@ import java.util.TreeMap;
  */
 public final class ObjectIndex {
   private final TreeMap<ObjectKey, ObjectEntry> byKey = new TreeMap<>();
+  // The same entries hashed: every read and write looks its object up, and a hash probe beats a
+  // TreeMap descent comparing long, mostly equal names (rbd_data.<image>.<16 hex digits>).
+  private final HashMap<ObjectKey, ObjectEntry> lookup = new HashMap<>();
   private final HashMap<Long, ObjectEntry> byId = new HashMap<>();
   private long nextId = 1;
 
   public ObjectEntry get(ObjectKey key) {
-    return byKey.get(key);
+    return lookup.get(key);
   }
 
   public ObjectEntry byId(long id) {
@@ -34,6 +37,7 @@ public final class ObjectIndex {
   public ObjectEntry insert(ObjectKey key, long id) {
     ObjectEntry entry = new ObjectEntry(key, id);
     byKey.put(key, entry);
+    lookup.put(key, entry);
     byId.put(id, entry);
     nextId = Math.max(nextId, id + 1);
     return entry;
@@ -41,6 +45,7 @@ public final class ObjectIndex {
 
   public void drop(ObjectEntry entry) {
     byKey.remove(entry.key, entry);
+    lookup.remove(entry.key, entry);
     byId.remove(entry.id, entry);
   }
 

@@ -28,6 +28,7 @@ public final class Batch {
   int ops;
   int relocations;
   long firstOpNanos;
+  long submitNanos;
 
   long seq;
   int segment = -1;

@@ -1,5 +1,6 @@
 package io.tidestore.store.journal;
 
+import io.tidestore.store.api.JournalObserver;
 import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.api.StoreException;
@@ -82,6 +83,7 @@ public final class Journal implements IoCompletion {
   private StoreException failure;
   private long bytesWritten;
   private long records;
+  private JournalObserver observer = JournalObserver.NONE;
 
   public Journal(
       int shard,
@@ -132,6 +134,11 @@ public final class Journal implements IoCompletion {
 
   public long records() {
     return records;
+  }
+
+  /** Who hears about each durable record (metrics); {@link JournalObserver#NONE} by default. */
+  public void observe(JournalObserver observer) {
+    this.observer = observer;
   }
 
   /** Whether nothing is staged, sealed or in flight. */
@@ -341,6 +348,7 @@ public final class Journal implements IoCompletion {
         return;
       }
       b.submitted = true;
+      b.submitNanos = System.nanoTime();
       b.writesOutstanding = ops;
       writing++;
       queue.writeDurable(
@@ -390,6 +398,7 @@ public final class Journal implements IoCompletion {
       writing--;
       if (!b.failed) {
         b.durable = true;
+        observer.recordWritten(b.ops, b.recordBytes(), System.nanoTime() - b.submitNanos);
       }
     }
     drain();

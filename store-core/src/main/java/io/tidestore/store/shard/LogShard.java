@@ -1,6 +1,7 @@
 package io.tidestore.store.shard;
 
 import io.tidestore.store.api.ExtentCacheHook;
+import io.tidestore.store.api.JournalObserver;
 import io.tidestore.store.api.ListPage;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.ObjectStat;
@@ -73,6 +74,8 @@ public final class LogShard implements ShardStore, Journal.Listener {
   private boolean closed;
   private long userBytes;
   private long spaceWaitMaxNanos;
+  private long spaceWaits;
+  private long spaceWaitNanos;
   private long replayedRecords;
 
   LogShard(
@@ -282,11 +285,13 @@ public final class LogShard implements ShardStore, Journal.Listener {
     boolean headDisk = headPartial && headBase == null;
     boolean tailDisk = tailPartial && tailBase == null;
     if (!headDisk && !tailDisk) {
-      MemorySegment own = copied ? data : heapCopy(data);
       MemorySegment h0 = headBase;
       MemorySegment t0 = tailBase;
       if (!stageWrite(e, offset, data, headBase, tailBase, done)) {
-        // Parked for space: keep copies, the caller's buffer and batch slices may change.
+        // Parked for space: keep copies, the caller's buffer and batch slices may change. Only
+        // here: a staged write has its bytes in the batch already, so copying up front would cost
+        // every write an extra copy and allocation for the rare park.
+        MemorySegment own = copied ? data : heapCopy(data);
         MemorySegment h1 = stable(h0);
         MemorySegment t1 = stable(t0);
         park(e, () -> stageWrite(e, offset, own, h1, t1, done), done);
@@ -1002,6 +1007,14 @@ public final class LogShard implements ShardStore, Journal.Listener {
 
   void noteSpaceWait(long nanos) {
     spaceWaitMaxNanos = Math.max(spaceWaitMaxNanos, nanos);
+    spaceWaits++;
+    spaceWaitNanos += nanos;
+  }
+
+  @Override
+  public void observeJournal(JournalObserver observer) {
+    enter();
+    journal.observe(observer);
   }
 
   @Override
@@ -1018,7 +1031,10 @@ public final class LogShard implements ShardStore, Journal.Listener {
         index.objectCount(),
         index.footprintBytes(),
         checkpointer.written(),
-        spaceWaitMaxNanos);
+        spaceWaitMaxNanos,
+        spaceWaits,
+        spaceWaitNanos,
+        superblock.segmentBytes());
   }
 
   /** Records replay applied when this shard was mounted. */

@@ -1,0 +1,40 @@
+package io.tidestore.osd.image;
+
+/**
+ * An image's resolved data objects, so the data path formats, encodes and hashes each object name
+ * once per connection instead of once per request. Direct-mapped by object number: an image up to
+ * {@link #SLOTS} objects (32 GiB at 4 MiB objects) never resolves a name twice, a bigger one
+ * resolves again only on a slot collision. One instance per connection, on its reactor thread.
+ */
+final class PieceTargets {
+  static final int SLOTS = 8192;
+
+  private final PieceIo io;
+  private final ImageLayout layout;
+  private final PieceIo.Target[] targets;
+  private final long[] numbers;
+
+  PieceTargets(PieceIo io, ImageLayout layout, long objectCount) {
+    this.io = io;
+    this.layout = layout;
+    int slots = (int) Math.clamp(objectCount, 1, SLOTS);
+    this.targets = new PieceIo.Target[slots];
+    this.numbers = new long[slots];
+  }
+
+  PieceIo io() {
+    return io;
+  }
+
+  /** Object {@code number}'s target, resolving it when not cached. */
+  PieceIo.Target of(long number) {
+    int slot = (int) (number % targets.length);
+    PieceIo.Target target = targets[slot];
+    if (target == null || numbers[slot] != number) {
+      target = io.target(layout.dataObjectName(number));
+      targets[slot] = target;
+      numbers[slot] = number;
+    }
+    return target;
+  }
+}

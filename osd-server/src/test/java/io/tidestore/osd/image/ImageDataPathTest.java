@@ -1,0 +1,121 @@
+package io.tidestore.osd.image;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.tidestore.osd.nbd.BlockImage;
+import io.tidestore.osd.reactor.Reactors;
+import io.tidestore.osd.store.StoreOnReactors;
+import io.tidestore.store.api.ObjectStore;
+import io.tidestore.store.api.StoreConfig;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The image data path over a real store on two real reactors (so half the objects are reached
+ * through a hop to the other reactor): reads land at the reply buffer's writer index, and since the
+ * path no longer pre-zeroes that buffer, holes, objects shorter than the piece and reads past an
+ * object's end must come back as zeros over whatever the buffer held.
+ */
+class ImageDataPathTest {
+  private static final int MIB = 1 << 20;
+  private static final int HEADER = 16;
+  private static final byte STALE = (byte) 0xee;
+
+  @TempDir Path dir;
+
+  @Test
+  void readsZeroHolesAndShortObjectsAndLeaveTheHeaderAlone() throws Exception {
+    Path data = dir.resolve("store");
+    ObjectStore.mkfs(data, 2, 64L << 20, ObjectStore.defaultSegmentBytes(64L << 20));
+    try (StoreOnReactors served = StoreOnReactors.open(data, StoreConfig.defaults())) {
+      Reactors reactors = served.reactors();
+      BlockImage image =
+          new ObjectImage(
+              served.ops(),
+              new ImageLayout("dp", ImageLayout.DEFAULT_OBJECT_SIZE),
+              "dp",
+              16L * MIB,
+              false);
+      // Straddles objects 0 and 1: object 1 ends 4 KiB in.
+      write(reactors, image, 4L * MIB - 4096, filled(8192, (byte) 0x11));
+      // Object 2 holds 110 bytes.
+      write(reactors, image, 8L * MIB + 10, filled(100, (byte) 0x22));
+
+      byte[] straddle = read(reactors, image, 4L * MIB - 4096, 16384);
+      assertRange(straddle, 0, 8192, (byte) 0x11);
+      assertRange(straddle, 8192, 16384, (byte) 0); // past object 1's end
+
+      byte[] small = read(reactors, image, 8L * MIB, 4096);
+      assertRange(small, 0, 10, (byte) 0);
+      assertRange(small, 10, 110, (byte) 0x22);
+      assertRange(small, 110, 4096, (byte) 0);
+
+      byte[] pastEnd = read(reactors, image, 8L * MIB + 65536, 65536); // object 2, past its end
+      assertRange(pastEnd, 0, 65536, (byte) 0);
+
+      byte[] hole = read(reactors, image, 12L * MIB + 4096, 8192); // object 3, never written
+      assertRange(hole, 0, 8192, (byte) 0);
+    }
+  }
+
+  private static ByteBuf filled(int length, byte value) {
+    byte[] bytes = new byte[length];
+    Arrays.fill(bytes, value);
+    return Unpooled.directBuffer(length).writeBytes(bytes);
+  }
+
+  private static void write(Reactors reactors, BlockImage image, long offset, ByteBuf data)
+      throws Exception {
+    CompletableFuture<Throwable> done = new CompletableFuture<>();
+    reactors
+        .get(0)
+        .loop()
+        .execute(() -> image.write(offset, data, false, failure -> done.complete(failure)));
+    assertNull(done.get(30, TimeUnit.SECONDS));
+  }
+
+  /** Reads into a buffer full of stale bytes, behind a header the read must not touch. */
+  private static byte[] read(Reactors reactors, BlockImage image, long offset, int length)
+      throws Exception {
+    ByteBuf into = Unpooled.directBuffer(HEADER + length);
+    into.writeBytes(filledArray(HEADER + length)).writerIndex(HEADER);
+    CompletableFuture<Throwable> done = new CompletableFuture<>();
+    reactors
+        .get(0)
+        .loop()
+        .execute(() -> image.readInto(offset, length, into, failure -> done.complete(failure)));
+    try {
+      assertNull(done.get(30, TimeUnit.SECONDS));
+      assertEquals(HEADER, into.writerIndex(), "the caller moves the writer index");
+      byte[] header = new byte[HEADER];
+      into.getBytes(0, header);
+      assertRange(header, 0, HEADER, STALE);
+      byte[] bytes = new byte[length];
+      into.getBytes(HEADER, bytes);
+      return bytes;
+    } finally {
+      into.release();
+    }
+  }
+
+  private static byte[] filledArray(int length) {
+    byte[] bytes = new byte[length];
+    Arrays.fill(bytes, STALE);
+    return bytes;
+  }
+
+  private static void assertRange(byte[] bytes, int from, int to, byte expected) {
+    for (int i = from; i < to; i++) {
+      if (bytes[i] != expected) {
+        assertEquals(expected, bytes[i], "byte " + i + " of [" + from + ", " + to + ")");
+      }
+    }
+  }
+}

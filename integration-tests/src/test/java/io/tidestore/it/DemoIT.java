@@ -42,7 +42,11 @@ class DemoIT {
             work.toString(),
             "--out",
             out.toString())) {
-      assertEquals(0, demo.awaitExit(Duration.ofSeconds(300)), demo.output());
+      try {
+        assertEquals(0, demo.awaitExit(Duration.ofSeconds(300)), demo.output());
+      } finally {
+        killChildren(demo);
+      }
       String output = demo.output();
       assertTrue(output.contains("[4/4] seqwrite64k iodepth=1"), output);
       assertTrue(
@@ -71,14 +75,27 @@ class DemoIT {
             work.toString(),
             "--out",
             dir.resolve("demo").toString())) {
-      long daemon = daemonPid(demo.awaitLine("daemon pid", Duration.ofSeconds(180)));
-      demo.awaitLine("sweep 'demo'", Duration.ofSeconds(120));
-      // SIGTERM, not SIGINT: a JVM whose parent ignores SIGINT (any background job, e.g. a CI
-      // runner's) inherits that and never sees Ctrl-C. Both run the same shutdown hook.
-      demo.signal("TERM");
-      demo.awaitExit(Duration.ofSeconds(60));
-      assertGone(daemon, work);
+      try {
+        long daemon = daemonPid(demo.awaitLine("daemon pid", Duration.ofSeconds(180)));
+        demo.awaitLine("sweep 'demo'", Duration.ofSeconds(120));
+        // SIGTERM, not SIGINT: a JVM whose parent ignores SIGINT (any background job, e.g. a CI
+        // runner's) inherits that and never sees Ctrl-C. Both run the same shutdown hook.
+        demo.signal("TERM");
+        demo.awaitExit(Duration.ofSeconds(60));
+        assertGone(daemon, work);
+      } finally {
+        killChildren(demo);
+      }
     }
+  }
+
+  /**
+   * A demo killed by a failing test's close (SIGKILL) cannot run its teardown: kill its children
+   * (the daemon, a bench) first so no daemon outlives the test.
+   */
+  private static void killChildren(OsdProcess demo) {
+    ProcessHandle.of(demo.pid())
+        .ifPresent(h -> h.descendants().forEach(ProcessHandle::destroyForcibly));
   }
 
   private static long daemonPid(String text) {

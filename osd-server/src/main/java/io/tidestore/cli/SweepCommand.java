@@ -4,6 +4,8 @@ import io.tidestore.bench.job.FioJob;
 import io.tidestore.bench.job.Workloads;
 import io.tidestore.bench.sweep.FioRunner;
 import io.tidestore.bench.sweep.FioTarget;
+import io.tidestore.bench.sweep.LoadEngine;
+import io.tidestore.bench.sweep.NativeEngine;
 import io.tidestore.bench.sweep.ProcAffinity;
 import io.tidestore.bench.sweep.SweepPlan;
 import io.tidestore.bench.sweep.SweepRunner;
@@ -64,15 +66,23 @@ final class SweepCommand implements Callable<Integer> {
       names = "--engine",
       paramLabel = "ENGINE",
       description =
-          "Load generator: fio (the real binary, its JSON parsed). Default: ${DEFAULT-VALUE}.")
+          "Load generator: fio (the real binary, its JSON parsed) or native (tidestore bench over"
+              + " the native client, a child JVM per point). Default: ${DEFAULT-VALUE}.")
   Engine engine = Engine.FIO;
+
+  @Option(
+      names = "--osd",
+      paramLabel = "HOST:PORT",
+      description = "The OSD's object protocol address (native engine). Default: ${DEFAULT-VALUE}.")
+  String osd = "127.0.0.1:6800";
 
   @Option(
       names = "--fio-target",
       paramLabel = "OPTS",
       description =
           "fio options naming the target, {image} = image index. Default: the local daemon's NBD"
-              + " export, ioengine=nbd,uri=nbd://127.0.0.1:10809/bench{image}.")
+              + " export, ioengine=nbd,uri=nbd://127.0.0.1:10809/bench{image} (fio), or"
+              + " ioengine=tidestore,filename=bench{image} (native).")
   String fioTarget;
 
   @Option(names = "--fio", paramLabel = "PATH", description = "fio binary. Default: fio.")
@@ -143,7 +153,8 @@ final class SweepCommand implements Callable<Integer> {
 
   /** Load generators. */
   enum Engine {
-    FIO
+    FIO,
+    NATIVE
   }
 
   @Override
@@ -159,10 +170,13 @@ final class SweepCommand implements Callable<Integer> {
     }
     FioTarget target;
     try {
-      target =
-          fioTarget == null
-              ? FioTarget.nbd("127.0.0.1", OsdDefaults.NBD_PORT, "bench")
-              : FioTarget.parse(fioTarget);
+      if (fioTarget != null) {
+        target = FioTarget.parse(fioTarget);
+      } else if (engine == Engine.NATIVE) {
+        target = FioTarget.parse("ioengine=tidestore,filename=bench{image}");
+      } else {
+        target = FioTarget.nbd("127.0.0.1", OsdDefaults.NBD_PORT, "bench");
+      }
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -173,7 +187,7 @@ final class SweepCommand implements Callable<Integer> {
           spec.commandLine(), "no runtime: give --runtime or use job files with runtime=");
     }
     BitSet cpus = new BitSet();
-    String pinning = placeLoad(cpus);
+    String pinning = placeLoad(cpus, engine == Engine.NATIVE ? "tidestore bench" : "fio");
     Path dir =
         out != null
             ? out
@@ -200,15 +214,21 @@ final class SweepCommand implements Callable<Integer> {
             pinning,
             serverPid == null ? OptionalLong.empty() : OptionalLong.of(serverPid),
             dir.toAbsolutePath());
-    new SweepRunner(plan, new FioRunner(fioBinary), spec.commandLine().getOut())
-        .run(fioVersion(), host());
+    LoadEngine load =
+        engine == Engine.NATIVE
+            ? new NativeEngine(osd, VersionInfo.version())
+            : new FioRunner(fioBinary);
+    String description;
+    try {
+      description = load.describe();
+    } catch (IOException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+    new SweepRunner(plan, load, spec.commandLine().getOut()).run(description, host());
     return 0;
   }
 
   private void validate() {
-    if (engine != Engine.FIO) {
-      throw new ParameterException(spec.commandLine(), "unknown engine " + engine);
-    }
     if (iodepths.isEmpty() || iodepths.stream().anyMatch(d -> d < 1)) {
       throw new ParameterException(spec.commandLine(), "--iodepths must be positive numbers");
     }
@@ -225,8 +245,10 @@ final class SweepCommand implements Callable<Integer> {
     }
   }
 
-  /** Chooses fio's CPUs into {@code cpus}; returns the sentence the report prints. */
-  private String placeLoad(BitSet cpus) throws IOException {
+  /**
+   * Chooses the load generator's CPUs into {@code cpus}; returns the sentence the report prints.
+   */
+  private String placeLoad(BitSet cpus, String generator) throws IOException {
     BitSet allowed = ProcAffinity.allowed(Path.of("/proc/self"));
     if (loadCpus != null) {
       BitSet asked;
@@ -236,44 +258,30 @@ final class SweepCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), "--load-cpus: " + e.getMessage());
       }
       cpus.or(asked);
-      return "fio pinned to CPUs " + CpuList.format(asked) + " (--load-cpus, taskset)";
+      return generator + " pinned to CPUs " + CpuList.format(asked) + " (--load-cpus, taskset)";
     }
     if (serverPid == null) {
-      return "fio not pinned (no --server-pid to keep it away from)";
+      return generator + " not pinned (no --server-pid to keep it away from)";
     }
     BitSet reactors = ProcAffinity.pinnedThreads(Path.of("/proc", serverPid.toString()), "reactor");
     if (reactors.isEmpty() || reactors.equals(allowed)) {
-      return "fio not pinned: the server's threads "
+      return generator
+          + " not pinned: the server's threads "
           + (reactors.isEmpty() ? "are not pinned" : "are pinned to every CPU")
           + ", so the load generator competes with them for CPU";
     }
     BitSet free = (BitSet) allowed.clone();
     free.andNot(reactors);
     if (free.isEmpty()) {
-      return "fio not pinned: no CPU is free of the server's reactors";
+      return generator + " not pinned: no CPU is free of the server's reactors";
     }
     cpus.or(free);
-    return "fio pinned to CPUs "
+    return generator
+        + " pinned to CPUs "
         + CpuList.format(free)
         + ", away from the server's reactors on CPUs "
         + CpuList.format(reactors)
         + " (taskset)";
-  }
-
-  private String fioVersion() {
-    try {
-      Process p = new ProcessBuilder(fioBinary, "--version").redirectErrorStream(true).start();
-      String v = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-      p.waitFor();
-      return v;
-    } catch (IOException e) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "cannot run fio ('" + fioBinary + "'): " + e.getMessage() + "; apt-get install fio");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "fio (version unknown)";
-    }
   }
 
   private static String host() throws IOException {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Reads fio's {@code --output-format=json} into {@link PointMetrics}: every job and both directions
@@ -86,5 +87,17 @@ public final class FioJson {
 
   private static double percentile(JsonNode clat, String key) {
     return clat.path("percentile").path(key).asDouble();
+  }
+
+  /**
+   * The measured window in epoch milliseconds ({@code [start, end]}) when the JSON comes from
+   * tidestore bench, which records it; empty for fio's own JSON.
+   */
+  public static Optional<long[]> measuredWindowEpochMs(Path file) throws IOException {
+    JsonNode window = JSON.readTree(file.toFile()).path("window_epoch_ms");
+    if (!window.has("start") || !window.has("end")) {
+      return Optional.empty();
+    }
+    return Optional.of(new long[] {window.path("start").asLong(), window.path("end").asLong()});
   }
 }

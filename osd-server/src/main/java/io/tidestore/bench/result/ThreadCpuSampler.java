@@ -112,7 +112,18 @@ public final class ThreadCpuSampler {
 
   /** Averages of the samples taken after {@code fromSeconds} (e.g. the end of the ramp). */
   public Summary summarize(double fromSeconds) {
-    List<Sample> window = samples.stream().filter(s -> s.seconds() > fromSeconds).toList();
+    return summarize(fromSeconds, Double.POSITIVE_INFINITY);
+  }
+
+  /**
+   * Averages of the samples whose interval lies mostly within {@code [fromSeconds, toSeconds]}: a
+   * load generator that starts slowly (a JVM) or lingers is not averaged in with an idle server.
+   */
+  public Summary summarize(double fromSeconds, double toSeconds) {
+    List<Sample> window =
+        samples.stream()
+            .filter(s -> s.seconds() > fromSeconds && s.seconds() - 0.5 <= toSeconds)
+            .toList();
     if (window.isEmpty()) {
       return new Summary(0, 0, Map.of());
     }

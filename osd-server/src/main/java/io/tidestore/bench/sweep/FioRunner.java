@@ -18,7 +18,7 @@ import java.util.Set;
  * command line, so everything goes into the file), optionally under {@code taskset}, and keeps
  * fio's JSON output next to it.
  */
-public final class FioRunner {
+public final class FioRunner implements LoadEngine {
   /** Options that name a target; they come from the {@link FioTarget}, never the workload. */
   static final Set<String> TARGET_KEYS =
       Set.of("ioengine", "uri", "filename", "rbdname", "pool", "clientname");
@@ -97,6 +97,7 @@ public final class FioRunner {
    * Runs fio on {@code jobFile}, JSON to {@code jsonOut}; under {@code taskset -c CPUS} when {@code
    * cpus} is not empty. Throws with fio's own error output when it fails.
    */
+  @Override
   public void run(Path jobFile, Path jsonOut, BitSet cpus)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
@@ -121,6 +122,20 @@ public final class FioRunner {
               + ") on "
               + jobFile
               + (output.isEmpty() ? "" : ":\n" + output));
+    }
+  }
+
+  /** fio's own version line; a clear error when fio cannot be run. */
+  @Override
+  public String describe() throws IOException, InterruptedException {
+    try {
+      Process p = new ProcessBuilder(fio, "--version").redirectErrorStream(true).start();
+      String v = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      p.waitFor();
+      return v;
+    } catch (IOException e) {
+      throw new IOException(
+          "cannot run fio ('" + fio + "'): " + e.getMessage() + "; apt-get install fio", e);
     }
   }
 }

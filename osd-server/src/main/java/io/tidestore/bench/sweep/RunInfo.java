@@ -16,7 +16,7 @@ import java.util.List;
  * @param target the fio target
  * @param pinning how the load generator was placed
  * @param serverPid the observed server, or 0
- * @param fioVersion fio's own version line
+ * @param fioVersion the load engine: fio's own version line, or tidestore bench and how it ran
  * @param host CPUs and kernel of the machine
  * @param hideLatencyMs points with a mean latency above this are not shown
  */

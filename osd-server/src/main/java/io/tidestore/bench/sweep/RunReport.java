@@ -84,7 +84,7 @@ public final class RunReport {
     StringBuilder md = new StringBuilder();
     md.append("# Sweep: ").append(info.label()).append("\n\n");
     md.append("- started: ").append(info.started()).append('\n');
-    md.append("- target (fio): `").append(info.target()).append("`\n");
+    md.append("- target (job options): `").append(info.target()).append("`\n");
     md.append("- images: ")
         .append(info.images())
         .append(", jobs per image: ")
@@ -99,7 +99,11 @@ public final class RunReport {
     md.append("- server observed: ")
         .append(info.serverPid() == 0 ? "no (no --server-pid)" : "pid " + info.serverPid())
         .append('\n');
-    md.append("- ").append(info.fioVersion()).append("; ").append(info.host()).append("\n\n");
+    md.append("- engine: ")
+        .append(info.fioVersion())
+        .append("; ")
+        .append(info.host())
+        .append("\n\n");
     md.append(
         "Columns as in the seed reports: lower case from fio, OSD_cpu in % of one core and"
             + " OSD_mem (RSS) in MiB from /proc of the server; p50/p99 are fio's completion-latency"

@@ -21,18 +21,19 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs a {@link SweepPlan} with real fio: prefill, then each workload at each iodepth while the
- * server's threads are sampled once a second, then the run directory's report and charts.
+ * Runs a {@link SweepPlan} with a {@link LoadEngine} (real fio or tidestore bench): prefill, then
+ * each workload at each iodepth while the server's threads are sampled once a second, then the run
+ * directory's report and charts.
  */
 public final class SweepRunner {
   static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private final SweepPlan plan;
-  private final FioRunner fio;
+  private final LoadEngine fio;
   private final PrintWriter progress;
   private final long sweepStartNanos = System.nanoTime();
 
-  public SweepRunner(SweepPlan plan, FioRunner fio, PrintWriter progress) {
+  public SweepRunner(SweepPlan plan, LoadEngine fio, PrintWriter progress) {
     this.plan = plan;
     this.fio = fio;
     this.progress = progress;
@@ -84,7 +85,7 @@ public final class SweepRunner {
         Path fioJson = points.resolve(name + ".fio.json");
         List<ThreadCpuSampler.Sample> samples = new ArrayList<>();
         ThreadCpuSampler.Summary server =
-            sampleWhile(() -> fio.run(jobFile, fioJson, plan.loadCpus()), samples);
+            sampleWhile(() -> fio.run(jobFile, fioJson, plan.loadCpus()), fioJson, samples);
         PointMetrics metrics = FioJson.read(fioJson);
         PointRecord record =
             new PointRecord(
@@ -133,8 +134,13 @@ public final class SweepRunner {
     void run() throws IOException, InterruptedException;
   }
 
-  /** Runs {@code work} while sampling the server every second; null summary if unobserved. */
-  private ThreadCpuSampler.Summary sampleWhile(Work work, List<ThreadCpuSampler.Sample> out)
+  /**
+   * Runs {@code work} while sampling the server every second; null summary if unobserved. The
+   * summary covers the window the engine measured when its JSON says (tidestore bench), else the
+   * time after the ramp.
+   */
+  private ThreadCpuSampler.Summary sampleWhile(
+      Work work, Path engineJson, List<ThreadCpuSampler.Sample> out)
       throws IOException, InterruptedException {
     if (plan.serverPid().isEmpty()) {
       work.run();
@@ -142,6 +148,7 @@ public final class SweepRunner {
     }
     ThreadCpuSampler sampler = ThreadCpuSampler.forPid(plan.serverPid().getAsLong());
     long start = System.nanoTime();
+    long startEpochMs = System.currentTimeMillis();
     ScheduledExecutorService timer =
         Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "server-sampler"));
     Object lock = new Object();
@@ -169,7 +176,11 @@ public final class SweepRunner {
       for (ThreadCpuSampler.Sample s : sampler.samples()) {
         out.add(new ThreadCpuSampler.Sample(s.seconds() + offset, s.cpuByThread(), s.rssMiB()));
       }
-      return sampler.summarize(plan.rampSeconds());
+      var window = FioJson.measuredWindowEpochMs(engineJson);
+      return window.isPresent()
+          ? sampler.summarize(
+              (window.get()[0] - startEpochMs) / 1000.0, (window.get()[1] - startEpochMs) / 1000.0)
+          : sampler.summarize(plan.rampSeconds());
     }
   }
 

@@ -128,7 +128,7 @@ public final class OsdDaemon implements AutoCloseable {
     StoreObjectOps ops =
         StoreObjectOps.start(
             store, engine.shardOwners(), IoQueueConfig.defaults(), engine.queues(), caches);
-    CacheMetrics.bind(metrics.registry(), ops.caches(), budget);
+    CacheMetrics.bind(metrics.registry(), ops.caches());
     resources.push(ops);
     ops.observeJournals(StoreMetrics.bind(metrics, store.shardCount(), ops::shardStats));
     objects =

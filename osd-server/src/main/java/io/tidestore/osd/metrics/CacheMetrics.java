@@ -5,19 +5,18 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tidestore.store.cache.CacheStats;
 import io.tidestore.store.cache.ExtentCache;
-import io.tidestore.store.memory.MemoryBudget;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The extent caches' counters and sizes per shard (tag {@code shard}), and the daemon's memory
- * budget. {@link CacheStats} getters are safe to read from the metrics thread.
+ * The extent caches' counters and sizes per shard (tag {@code shard}); the memory budget is {@link
+ * MemoryMetrics}'. {@link CacheStats} getters are safe to read from the metrics thread.
  */
 public final class CacheMetrics {
   private CacheMetrics() {}
 
-  /** Registers the meters of {@code caches} (indexed by shard) and of {@code budget}. */
-  public static void bind(MeterRegistry registry, List<ExtentCache> caches, MemoryBudget budget) {
+  /** Registers the meters of {@code caches} (indexed by shard). */
+  public static void bind(MeterRegistry registry, List<ExtentCache> caches) {
     for (int shard = 0; shard < caches.size(); shard++) {
       CacheStats stats = caches.get(shard).stats();
       String tag = Integer.toString(shard);
@@ -92,14 +91,6 @@ public final class CacheMetrics {
           tag,
           CacheStats::amBytes);
     }
-    Gauge.builder("tidestore.memory.limit", budget, MemoryBudget::limitBytes)
-        .baseUnit("bytes")
-        .description("Off-heap memory the daemon may reserve (--memory-limit)")
-        .register(registry);
-    Gauge.builder("tidestore.memory.reserved", budget, MemoryBudget::reservedBytes)
-        .baseUnit("bytes")
-        .description("Off-heap memory reserved now")
-        .register(registry);
   }
 
   private static void counter(

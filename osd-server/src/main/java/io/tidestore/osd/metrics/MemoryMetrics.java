@@ -27,6 +27,14 @@ public final class MemoryMetrics {
         .description("Memory in use: reserved from --memory-limit, or Netty's (use=netty)")
         .tag("use", "netty")
         .register(registry);
+    Gauge.builder("tidestore.memory.limit", budget, MemoryBudget::limitBytes)
+        .baseUnit("bytes")
+        .description("Off-heap memory the daemon may reserve (--memory-limit)")
+        .register(registry);
+    Gauge.builder("tidestore.memory.reserved", budget, MemoryBudget::reservedBytes)
+        .baseUnit("bytes")
+        .description("Off-heap memory reserved now, all uses")
+        .register(registry);
   }
 
   /** The tag and JSON name of a use: "cache", "io_buffers", "index". */

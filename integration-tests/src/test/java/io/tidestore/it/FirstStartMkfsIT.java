@@ -34,24 +34,8 @@ class FirstStartMkfsIT {
   @TempDir Path dir;
 
   private static OsdProcess start(Path data) throws Exception {
-    return OsdProcess.start(
-        "osd",
-        "--data",
-        data.toString(),
-        "--metrics-port",
-        "0",
-        "--port",
-        "0",
-        "--nbd-port",
-        "0",
-        "--reactors",
-        "2",
-        "--shards",
-        "3",
-        "--shard-size",
-        "16m",
-        "--cache-size",
-        "16m");
+    return OsdProcess.startOsd(
+        data, "--reactors", "2", "--shards", "3", "--shard-size", "16m", "--cache-size", "16m");
   }
 
   private static InetSocketAddress objectAddress(OsdProcess osd) throws Exception {

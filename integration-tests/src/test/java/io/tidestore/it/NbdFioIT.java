@@ -28,20 +28,7 @@ class NbdFioIT {
   @TempDir Path dir;
 
   private OsdProcess start(Path data, String engine) throws Exception {
-    return OsdProcess.start(
-        "osd",
-        "--engine",
-        engine,
-        "--data",
-        data.toString(),
-        "--metrics-port",
-        "0",
-        "--port",
-        "0",
-        "--nbd-port",
-        "0",
-        "--cache-size",
-        "16m");
+    return OsdProcess.startOsd(data, "--engine", engine, "--cache-size", "16m");
   }
 
   private static int[] ports(OsdProcess osd) throws Exception {

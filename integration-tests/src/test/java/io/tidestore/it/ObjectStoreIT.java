@@ -55,22 +55,7 @@ class ObjectStoreIT {
   }
 
   private OsdProcess start(Path data, String engine) throws Exception {
-    return OsdProcess.start(
-        "osd",
-        "--engine",
-        engine,
-        "--data",
-        data.toString(),
-        "--metrics-port",
-        "0",
-        "--port",
-        "0",
-        "--nbd-port",
-        "0",
-        "--reactors",
-        "2",
-        "--cache-size",
-        "64m");
+    return OsdProcess.startOsd(data, "--engine", engine, "--reactors", "2", "--cache-size", "64m");
   }
 
   @ParameterizedTest(name = "--engine {0}")

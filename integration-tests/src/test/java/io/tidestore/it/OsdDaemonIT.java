@@ -71,18 +71,7 @@ class OsdDaemonIT {
    * A daemon on {@code data} with any free ports and, if it formats the directory, a small store.
    */
   private static OsdProcess startOn(Path data) throws IOException {
-    return OsdProcess.start(
-        "osd",
-        "--data",
-        data.toString(),
-        "--metrics-port",
-        "0",
-        "--port",
-        "0",
-        "--shards",
-        "2",
-        "--shard-size",
-        "16m");
+    return OsdProcess.startOsd(data, "--shards", "2", "--shard-size", "16m");
   }
 
   @Test

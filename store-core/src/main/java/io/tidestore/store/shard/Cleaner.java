@@ -249,13 +249,7 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
     int live = shard.segments.live(victim);
     if (live == 0) {
       segmentsCleaned++;
-      if (shard.segments.maxSeq(victim) <= shard.checkpointer.durableSeq()) {
-        // The durable checkpoint already lies past its records: free it now, with no checkpoint
-        // (parked writes retry at the end of this loop pass).
-        shard.reclaimDeadSegments();
-      } else {
-        shard.checkpointer.request();
-      }
+      shard.checkpointer.request();
     } else if (!stalled) {
       LOG.log(
           System.Logger.Level.WARNING,

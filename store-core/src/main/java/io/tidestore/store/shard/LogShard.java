@@ -463,7 +463,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
    * Frees segments that overwrites emptied and a durable checkpoint already covers, without waiting
    * for the next checkpoint to do it.
    */
-  void reclaimDeadSegments() {
+  private void reclaimDeadSegments() {
     segments.reclaim(checkpointer.durableSeq());
   }
 

@@ -86,6 +86,11 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
     return reading >= 0 || relocatingCount > 0;
   }
 
+  /** Victim being read and victims relocating, for the space-wait trace. */
+  String state() {
+    return "reading=" + reading + " relocating=" + relocatingCount + " cleaned=" + segmentsCleaned;
+  }
+
   long bytesWritten() {
     return bytesWritten;
   }
@@ -120,7 +125,8 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
     if (!shard.checkpointer.busy() && hasUncoveredDeadSegment()) {
       shard.checkpointer.request();
     }
-    boolean urgent = free <= shard.config.cleanerLowWaterSegments();
+    // A parked write makes cleaning urgent whatever the free count says.
+    boolean urgent = free <= shard.config.cleanerLowWaterSegments() || shard.hasParked();
     if (reading >= 0 || relocatingCount >= (urgent ? URGENT_VICTIMS : 1)) {
       return;
     }

@@ -385,7 +385,38 @@ public final class LogShard implements ShardStore, Journal.Listener {
 
   /** A user mutation waiting for the cleaner to free space. */
   private record Parked(
-      ObjectEntry entry, BooleanSupplier attempt, StoreCompletion<Void> done, long since) {}
+      ObjectEntry entry,
+      BooleanSupplier attempt,
+      StoreCompletion<Void> done,
+      long since,
+      String state) {}
+
+  /**
+   * Logs every wait for space longer than this many milliseconds with the shard's state when the
+   * write parked and when it resumed ({@code -Dtidestore.traceSpaceWaitsMs=N}; 0, the default, is
+   * off).
+   */
+  private static final long TRACE_SPACE_WAITS_NANOS =
+      Long.getLong("tidestore.traceSpaceWaitsMs", 0L) * 1_000_000L;
+
+  /** Free segments, victims in flight and checkpoint state, for the space-wait trace. */
+  private String spaceState() {
+    return "free="
+        + segments.freeCount()
+        + " placeable="
+        + journal.placeableBlocks()
+        + " "
+        + cleaner.state()
+        + " checkpoint="
+        + (checkpointer.busy() ? "busy" : "idle")
+        + " parked="
+        + parked.size();
+  }
+
+  /** Whether some user mutation waits for space. */
+  boolean hasParked() {
+    return !parked.isEmpty();
+  }
 
   /** How long a mutation may wait for space before it fails with NO_SPACE. */
   private static final long SPACE_WAIT_LIMIT_NANOS = 10_000_000_000L;
@@ -422,7 +453,9 @@ public final class LogShard implements ShardStore, Journal.Listener {
     if (e.waiting == null) {
       e.waiting = new ArrayDeque<>();
     }
-    parked.add(new Parked(e, attempt, done, System.nanoTime()));
+    parked.add(
+        new Parked(
+            e, attempt, done, System.nanoTime(), TRACE_SPACE_WAITS_NANOS > 0 ? spaceState() : ""));
     cleaner.maybeStart();
   }
 
@@ -445,6 +478,19 @@ public final class LogShard implements ShardStore, Journal.Listener {
     for (Parked p : all) {
       if (p.attempt().getAsBoolean()) {
         noteSpaceWait(now - p.since());
+        if (TRACE_SPACE_WAITS_NANOS > 0 && now - p.since() >= TRACE_SPACE_WAITS_NANOS) {
+          LOG.log(
+              System.Logger.Level.INFO,
+              "SPACEWAIT shard "
+                  + shard
+                  + " waited "
+                  + (now - p.since()) / 1_000_000
+                  + " ms; parked at ["
+                  + p.state()
+                  + "] resumed at ["
+                  + spaceState()
+                  + "]");
+        }
         resume(p.entry());
       } else if (!cleaner.canMakeSpace(journal.segmentsWanted())
           || now - p.since() > SPACE_WAIT_LIMIT_NANOS) {

@@ -73,6 +73,17 @@ final class VictimPicker {
    */
   int pick(long nowSeq, int minNet, int[] busy, int busyCount) {
     int perSegment = segs.blocksPerSegment();
+    // Cost-benefit weighs age relative to the oldest candidate, so that age at most doubles a
+    // segment's benefit: on uniform overwrites (all segments alike) the choice stays near greedy's,
+    // and only among segments of similar utilisation does the older (colder) one win.
+    long maxAge = 1;
+    if (policy == CleanerPolicy.COST_BENEFIT) {
+      for (int s = 0; s < segs.count(); s++) {
+        if (eligible(s, minNet) && !contains(busy, busyCount, s)) {
+          maxAge = Math.max(maxAge, age(nowSeq, s));
+        }
+      }
+    }
     int best = -1;
     double bestScore = Double.NEGATIVE_INFINITY;
     for (int s = 0; s < segs.count(); s++) {
@@ -82,15 +93,26 @@ final class VictimPicker {
       int live = segs.live(s);
       double u = (double) live / perSegment;
       double score =
-          policy == CleanerPolicy.GREEDY
-              ? -live
-              : (1 - u) * (nowSeq - segs.maxSeq(s) + 1) / (1 + u);
+          policy == CleanerPolicy.GREEDY ? -live : costBenefit(u, age(nowSeq, s), maxAge);
       if (score > bestScore) {
         bestScore = score;
         best = s;
       }
     }
     return best;
+  }
+
+  /** Records since the segment's youngest block was written, at least one. */
+  private long age(long nowSeq, int s) {
+    return Math.max(1, nowSeq - segs.maxSeq(s) + 1);
+  }
+
+  /**
+   * The LFS cost-benefit score {@code (1-u) * age / (1+u)} with the age normalised to {@code [1,
+   * 2]} by the oldest candidate's ({@code maxAge}): benefit per cost, with age a bounded bonus.
+   */
+  static double costBenefit(double u, long age, long maxAge) {
+    return (1 - u) * (1 + (double) age / maxAge) / (1 + u);
   }
 
   private static boolean contains(int[] a, int n, int v) {

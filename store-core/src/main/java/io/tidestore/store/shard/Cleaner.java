@@ -137,7 +137,9 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
             urgent ? picker.urgentMinNet() : picker.backgroundMinNet(),
             relocating,
             relocatingCount);
-    if (v < 0 && urgent) {
+    if (v < 0
+        && urgent
+        && !picker.candidateSettling(now, picker.urgentMinNet(), relocating, relocatingCount)) {
       // Nothing worth its cost: take any segment that nets space at all, or writes would fail.
       v = picker.pick(now, VictimPicker.MIN_NET, relocating, relocatingCount);
     }

@@ -79,7 +79,7 @@ final class VictimPicker {
     long maxAge = 1;
     if (policy == CleanerPolicy.COST_BENEFIT) {
       for (int s = 0; s < segs.count(); s++) {
-        if (eligible(s, minNet) && !contains(busy, busyCount, s)) {
+        if (eligible(s, minNet) && !contains(busy, busyCount, s) && settled(s, nowSeq)) {
           maxAge = Math.max(maxAge, age(nowSeq, s));
         }
       }
@@ -87,7 +87,7 @@ final class VictimPicker {
     int best = -1;
     double bestScore = Double.NEGATIVE_INFINITY;
     for (int s = 0; s < segs.count(); s++) {
-      if (!eligible(s, minNet) || contains(busy, busyCount, s)) {
+      if (!eligible(s, minNet) || contains(busy, busyCount, s) || !settled(s, nowSeq)) {
         continue;
       }
       int live = segs.live(s);
@@ -100,6 +100,30 @@ final class VictimPicker {
       }
     }
     return best;
+  }
+
+  /**
+   * Whether every record in segment {@code s} is applied ({@code nowSeq} is the next unapplied
+   * sequence). A segment turns USED when the head moves on, while its last records may still be in
+   * flight: their blocks are not live in the index yet, so cleaning it then would skip them as dead
+   * and leave them live in a segment the cleaner thinks it emptied.
+   */
+  private boolean settled(int s, long nowSeq) {
+    return segs.maxSeq(s) < nowSeq;
+  }
+
+  /**
+   * Whether a segment that would qualify at {@code minNet} only waits for its last records to be
+   * applied: then a better victim is a loop pass away, and taking a poor one now costs write
+   * amplification for nothing.
+   */
+  boolean candidateSettling(long nowSeq, int minNet, int[] busy, int busyCount) {
+    for (int s = 0; s < segs.count(); s++) {
+      if (eligible(s, minNet) && !contains(busy, busyCount, s) && !settled(s, nowSeq)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Records since the segment's youngest block was written, at least one. */

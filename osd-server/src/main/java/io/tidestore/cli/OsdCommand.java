@@ -7,6 +7,7 @@ import io.tidestore.osd.OsdDaemon;
 import io.tidestore.osd.OsdSettings;
 import io.tidestore.osd.cpu.CpuPolicy;
 import io.tidestore.osd.reactor.Transport;
+import io.tidestore.store.api.JournalFlush;
 import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.cache.PolicyConfig;
 import java.net.InetAddress;
@@ -157,6 +158,16 @@ final class OsdCommand implements Callable<Integer> {
   String cachePolicy = "2q";
 
   @Option(
+      names = "--journal-flush",
+      paramLabel = "fdatasync|dsync",
+      description =
+          "How a journal record becomes durable before its writes are acknowledged: fdatasync"
+              + " (plain writes, one shared fdatasync covers every record completed before it:"
+              + " fewer cache flushes on disks without FUA) or dsync (each record written with"
+              + " RWF_DSYNC: best where the device has FUA). Default: ${DEFAULT-VALUE}.")
+  String journalFlush = "fdatasync";
+
+  @Option(
       names = "--memory-limit",
       paramLabel = "BYTES",
       description =
@@ -239,6 +250,13 @@ final class OsdCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "Invalid engine settings: " + e.getMessage());
     }
+    JournalFlush flush;
+    try {
+      flush = JournalFlush.parse(journalFlush);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(
+          spec.commandLine(), "Invalid value for option '--journal-flush': " + e.getMessage());
+    }
     InetAddress address;
     try {
       address = InetAddress.getByName(listen);
@@ -263,7 +281,8 @@ final class OsdCommand implements Callable<Integer> {
         limitBytes,
         shards,
         shardBytes,
-        engineSettings);
+        engineSettings,
+        flush);
   }
 
   private long bytes(String option, String value) {

@@ -101,9 +101,19 @@ public final class OsdDaemon implements AutoCloseable {
               (System.nanoTime() - mkfsStart) / 1e9));
     }
     // The store takes the data directory's lock itself.
-    ObjectStore store = ObjectStore.open(settings.dataDir(), StoreConfig.defaults(), budget);
+    ObjectStore store =
+        ObjectStore.open(
+            settings.dataDir(),
+            StoreConfig.defaults().withJournalFlush(settings.journalFlush()),
+            budget);
     resources.push(store);
-    LOG.info("object store: " + store.shardCount() + " shards in " + settings.dataDir());
+    LOG.info(
+        "object store: "
+            + store.shardCount()
+            + " shards in "
+            + settings.dataDir()
+            + ", journal flush "
+            + settings.journalFlush().optionName());
     MemoryFit.check(
         settings.memoryLimitBytes(),
         CacheSizing.perShardBytes(settings.cacheBytes(), store.shardCount()) * store.shardCount(),

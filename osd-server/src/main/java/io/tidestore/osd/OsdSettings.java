@@ -2,6 +2,7 @@ package io.tidestore.osd;
 
 import io.tidestore.osd.cpu.CpuPolicy;
 import io.tidestore.osd.reactor.Transport;
+import io.tidestore.store.api.JournalFlush;
 import io.tidestore.store.cache.PolicyConfig;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -27,6 +28,7 @@ import java.nio.file.Path;
  * @param mkfsShards shards of the store the daemon creates in an empty data directory
  * @param mkfsShardBytes bytes per shard of that store
  * @param engine the threading engine (reactor or classic) and the classic engine's threads
+ * @param journalFlush how the store's journal makes a record durable
  */
 public record OsdSettings(
     Path confFile,
@@ -45,7 +47,8 @@ public record OsdSettings(
     long memoryLimitBytes,
     int mkfsShards,
     long mkfsShardBytes,
-    EngineSettings engine) {
+    EngineSettings engine,
+    JournalFlush journalFlush) {
 
   /** The Prometheus exporter port of Ceph's mgr module, so dashboards find us where they look. */
   public static final int DEFAULT_METRICS_PORT = 9283;

@@ -128,12 +128,14 @@ final class UringWriter implements IoCompletion {
   private int[] unsynced;
   private int unsyncedCount;
   private int nextGroup;
+  private boolean syncInFlight;
   private final GroupSync groupSync = new GroupSync();
 
   /**
    * The journal's shape: {@code depth} writes kept in flight; whenever writes have completed and
-   * are not yet covered by a sync, one fdatasync is issued for all of them, while new writes
-   * continue (batches overlap in flight). A write counts once the sync covering it completed.
+   * are not yet covered by a sync and no sync is running, one fdatasync is issued for all of them,
+   * while new writes continue (batches overlap in flight). A write counts once the sync covering it
+   * completed.
    */
   void groupCommitStep(WriteCounters c) throws IOException {
     counters = null;
@@ -148,16 +150,27 @@ final class UringWriter implements IoCompletion {
       queue.write(file, nextOffset(), buffers[b], groupSync, b);
     }
     queue.await(AWAIT_NANOS);
-    if (unsyncedCount > 0) {
-      int group = nextGroup++;
-      for (int i = 0; i < unsyncedCount; i++) {
-        groupOf[unsynced[i]] = group;
-      }
-      unsyncedCount = 0;
-      queue.sync(file, groupSync, -1L - group);
-      queue.submit();
-    }
+    startSyncIfIdle();
     check();
+  }
+
+  /**
+   * One fdatasync in flight at a time: a second one issued while the first runs would wait for the
+   * same cache flush behind it, so the writes that complete meanwhile wait for the next one, which
+   * then covers all of them (fewer flushes than writes: the point of group commit).
+   */
+  private void startSyncIfIdle() throws IOException {
+    if (syncInFlight || unsyncedCount == 0) {
+      return;
+    }
+    int group = nextGroup++;
+    for (int i = 0; i < unsyncedCount; i++) {
+      groupOf[unsynced[i]] = group;
+    }
+    unsyncedCount = 0;
+    syncInFlight = true;
+    queue.sync(file, groupSync, -1L - group);
+    queue.submit();
   }
 
   /** Completions of group-commit writes (tag = buffer) and syncs (tag = -1 - group). */
@@ -174,6 +187,7 @@ final class UringWriter implements IoCompletion {
         return;
       }
       int group = (int) (-1L - tag);
+      syncInFlight = false;
       for (int b = 0; b < depth; b++) {
         if (groupOf[b] == group) {
           groupOf[b] = -1;

@@ -91,6 +91,16 @@ public final class StoreMetrics {
         sampler,
         tag,
         Kind.COUNTER,
+        "tidestore.journal.flushes",
+        null,
+        "Shared fdatasyncs that made journal records durable (records / flushes = records per"
+            + " cache flush; 0 with --journal-flush dsync)",
+        ShardStats::journalFlushes);
+    meter(
+        registry,
+        sampler,
+        tag,
+        Kind.COUNTER,
         "tidestore.journal.written",
         "bytes",
         "Journal record bytes written for user operations",

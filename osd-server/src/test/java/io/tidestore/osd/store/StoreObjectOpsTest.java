@@ -19,6 +19,7 @@ import io.tidestore.osd.protocol.Status;
 import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.reactor.Transport;
 import io.tidestore.store.api.CleanerPolicy;
+import io.tidestore.store.api.JournalFlush;
 import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
 import java.net.InetAddress;
@@ -45,7 +46,16 @@ class StoreObjectOpsTest {
   }
 
   private static StoreConfig config() {
-    return new StoreConfig(64 << 10, 64, 1_000_000L, 4, 512 << 10, CleanerPolicy.GREEDY, 6, 2);
+    return new StoreConfig(
+        64 << 10,
+        64,
+        1_000_000L,
+        4,
+        512 << 10,
+        CleanerPolicy.GREEDY,
+        6,
+        2,
+        JournalFlush.SHARED_FDATASYNC);
   }
 
   private interface Body {

@@ -8,6 +8,8 @@ package io.tidestore.store.api;
  * @param journalBytesWritten record bytes written for user operations
  * @param cleanerBytesWritten record bytes the cleaner wrote relocating live blocks
  * @param records records written
+ * @param journalFlushes shared fdatasyncs that made records durable (0 when each record is written
+ *     with RWF_DSYNC); records / flushes is how many records one cache flush served
  * @param segmentsTotal segments in the shard
  * @param segmentsFree segments free for new records
  * @param segmentsCleaned segments the cleaner reclaimed
@@ -25,6 +27,7 @@ public record ShardStats(
     long journalBytesWritten,
     long cleanerBytesWritten,
     long records,
+    long journalFlushes,
     int segmentsTotal,
     int segmentsFree,
     long segmentsCleaned,

@@ -15,6 +15,8 @@ package io.tidestore.store.api;
  *     #cleanerHighWaterSegments()})
  * @param reserveSegments segments kept for the cleaner and checkpoints; user writes that would eat
  *     into them fail with NO_SPACE
+ * @param journalFlush how a journal record becomes durable (RWF_DSYNC per record, or a shared
+ *     fdatasync)
  */
 public record StoreConfig(
     int maxBatchBytes,
@@ -24,7 +26,8 @@ public record StoreConfig(
     long checkpointEveryBytes,
     CleanerPolicy cleanerPolicy,
     int cleanerLowWaterSegments,
-    int reserveSegments) {
+    int reserveSegments,
+    JournalFlush journalFlush) {
 
   public StoreConfig {
     if (maxBatchBytes < 8192 || maxBatchBytes % 4096 != 0) {
@@ -37,6 +40,9 @@ public record StoreConfig(
       throw new IllegalArgumentException(
           "need reserveSegments >= 1 and cleanerLowWaterSegments > reserveSegments");
     }
+    if (journalFlush == null) {
+      throw new IllegalArgumentException("journalFlush is required");
+    }
   }
 
   /** Free segments at which background cleaning (one victim at a time) starts. */
@@ -44,9 +50,22 @@ public record StoreConfig(
     return 2 * cleanerLowWaterSegments;
   }
 
-  /** Defaults for a daemon: 1 MiB / 256-op batches, 4 in flight, greedy cleaning. */
+  /**
+   * Defaults for a daemon: 1 MiB / 256-op batches, 4 in flight, greedy cleaning, records made
+   * durable by a shared fdatasync (fewer cache flushes on devices without FUA; see
+   * docs/benchmarks.md "Journal flush").
+   */
   public static StoreConfig defaults() {
-    return new StoreConfig(1 << 20, 256, 1_000_000L, 4, 256L << 20, CleanerPolicy.GREEDY, 6, 2);
+    return new StoreConfig(
+        1 << 20,
+        256,
+        1_000_000L,
+        4,
+        256L << 20,
+        CleanerPolicy.GREEDY,
+        6,
+        2,
+        JournalFlush.SHARED_FDATASYNC);
   }
 
   public StoreConfig withCleanerPolicy(CleanerPolicy policy) {
@@ -58,7 +77,8 @@ public record StoreConfig(
         checkpointEveryBytes,
         policy,
         cleanerLowWaterSegments,
-        reserveSegments);
+        reserveSegments,
+        journalFlush);
   }
 
   public StoreConfig withCheckpointEveryBytes(long bytes) {
@@ -70,6 +90,20 @@ public record StoreConfig(
         bytes,
         cleanerPolicy,
         cleanerLowWaterSegments,
-        reserveSegments);
+        reserveSegments,
+        journalFlush);
+  }
+
+  public StoreConfig withJournalFlush(JournalFlush flush) {
+    return new StoreConfig(
+        maxBatchBytes,
+        maxBatchOps,
+        maxBatchAgeNanos,
+        maxBatchesInFlight,
+        checkpointEveryBytes,
+        cleanerPolicy,
+        cleanerLowWaterSegments,
+        reserveSegments,
+        flush);
   }
 }

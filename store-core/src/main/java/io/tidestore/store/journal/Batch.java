@@ -36,6 +36,13 @@ public final class Batch {
   int metaBlocks;
   int writesOutstanding;
   boolean submitted;
+
+  /** Shared-fdatasync mode: the record's writes completed; it waits for a sync to cover it. */
+  boolean written;
+
+  /** Shared-fdatasync mode: covered by the fdatasync now in flight. */
+  boolean syncing;
+
   boolean durable;
   boolean failed;
 

@@ -1,5 +1,6 @@
 package io.tidestore.store.journal;
 
+import io.tidestore.store.api.JournalFlush;
 import io.tidestore.store.api.JournalObserver;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.ShardStore;
@@ -26,7 +27,10 @@ import java.util.zip.CRC32C;
 
 /**
  * A shard's journal with group commit. Mutations are staged into the open {@link Batch}; a batch
- * becomes one record, written with durable writes (RWF_DSYNC) at the journal head.
+ * becomes one record, written at the journal head and made durable as {@link
+ * StoreConfig#journalFlush()} says: each record with RWF_DSYNC writes, or plain writes covered by a
+ * shared fdatasync (at most one in flight; it covers exactly the records whose writes had completed
+ * when it was issued, never one still in flight).
  *
  * <h2>When a batch is sealed and written</h2>
  *
@@ -65,6 +69,9 @@ public final class Journal implements IoCompletion {
   private static final System.Logger LOG = System.getLogger(Journal.class.getName());
   private static final int META_POOL_BYTES = 64 << 10;
 
+  /** Completion tag of the shared fdatasync (batch tags are sequence numbers, all >= 1). */
+  private static final long SYNC_TAG = -1;
+
   private final int shard;
   private final Superblock geometry;
   private final StoreConfig config;
@@ -86,6 +93,9 @@ public final class Journal implements IoCompletion {
   private int headSegment;
   private long headOffset;
   private int writing;
+  private final boolean sharedSync;
+  private boolean syncInFlight;
+  private long syncs;
   private StoreException failure;
   private StoreException memoryRefusal;
   private long lastRefusalLogNanos;
@@ -120,6 +130,7 @@ public final class Journal implements IoCompletion {
     this.epoch = epoch;
     this.headSegment = headSegment;
     this.headOffset = headOffset;
+    this.sharedSync = config.journalFlush() == JournalFlush.SHARED_FDATASYNC;
     // The open batch plus those in flight: the steady state allocates nothing after mount.
     int buffers = poolBuffers(config);
     this.dataPool = new BufferPool(arena, config.maxBatchBytes(), buffers);
@@ -155,6 +166,11 @@ public final class Journal implements IoCompletion {
 
   public long records() {
     return records;
+  }
+
+  /** Shared fdatasyncs completed (0 in RWF_DSYNC mode): records / syncs is the sharing. */
+  public long syncs() {
+    return syncs;
   }
 
   /** Who hears about each durable record (metrics); {@link JournalObserver#NONE} by default. */
@@ -470,15 +486,73 @@ public final class Journal implements IoCompletion {
       b.submitNanos = System.nanoTime();
       b.writesOutstanding = ops;
       writing++;
-      queue.writeDurable(
-          file, b.position, b.meta.asSlice(0, (long) b.metaBlocks * Blocks.SIZE), this, b.seq);
-      if (b.dataBlocks > 0) {
-        queue.writeDurable(
-            file,
-            b.position + (long) b.metaBlocks * Blocks.SIZE,
-            b.data.asSlice(0, (long) b.dataBlocks * Blocks.SIZE),
-            this,
-            b.seq);
+      MemorySegment meta = b.meta.asSlice(0, (long) b.metaBlocks * Blocks.SIZE);
+      long dataAt = b.position + (long) b.metaBlocks * Blocks.SIZE;
+      if (sharedSync) {
+        queue.write(file, b.position, meta, this, b.seq);
+        if (b.dataBlocks > 0) {
+          queue.write(
+              file, dataAt, b.data.asSlice(0, (long) b.dataBlocks * Blocks.SIZE), this, b.seq);
+        }
+      } else {
+        queue.writeDurable(file, b.position, meta, this, b.seq);
+        if (b.dataBlocks > 0) {
+          queue.writeDurable(
+              file, dataAt, b.data.asSlice(0, (long) b.dataBlocks * Blocks.SIZE), this, b.seq);
+        }
+      }
+    }
+  }
+
+  /**
+   * Shared-fdatasync mode: when no sync is in flight, issues one covering every record written and
+   * not yet covered. A second sync while one runs would only queue behind the same cache flush, so
+   * records that complete meanwhile wait and share the next one.
+   */
+  private void startSyncIfIdle() {
+    // Runs after a failure too: records older than the failed one whose writes completed are not
+    // concerned by it and still become durable (and are acknowledged) through a sync of their own.
+    if (!sharedSync || syncInFlight || queue.capacity() == queue.inFlight()) {
+      return;
+    }
+    boolean any = false;
+    for (Batch b : sealed) {
+      if (b.written && !b.syncing && !b.durable && !b.failed) {
+        b.syncing = true;
+        any = true;
+      }
+    }
+    if (any) {
+      syncInFlight = true;
+      queue.sync(file, this, SYNC_TAG);
+    }
+  }
+
+  private void syncCompleted() {
+    syncInFlight = false;
+    syncs++;
+    long now = System.nanoTime();
+    for (Batch b : sealed) {
+      if (b.syncing) {
+        b.syncing = false;
+        if (!b.failed) {
+          b.durable = true;
+          observer.recordWritten(b.ops, b.recordBytes(), now - b.submitNanos);
+        }
+      }
+    }
+  }
+
+  private void syncFailed(IoOpException error) {
+    syncInFlight = false;
+    for (Batch b : sealed) {
+      if (b.syncing) {
+        b.syncing = false;
+        if (!b.failed) {
+          // Fails this record and every later one: none may be acknowledged past a hole.
+          fail(b, error);
+          return;
+        }
       }
     }
   }
@@ -509,13 +583,21 @@ public final class Journal implements IoCompletion {
 
   @Override
   public void completed(long tag, int result) {
+    if (tag == SYNC_TAG) {
+      syncCompleted();
+      drain();
+      return;
+    }
     Batch b = find(tag);
     if (b == null) {
       return;
     }
     if (--b.writesOutstanding == 0) {
       writing--;
-      if (!b.failed) {
+      // A batch failed meanwhile is never durable, never applied.
+      if (!b.failed && sharedSync) {
+        b.written = true;
+      } else if (!b.failed) {
         b.durable = true;
         observer.recordWritten(b.ops, b.recordBytes(), System.nanoTime() - b.submitNanos);
       }
@@ -525,6 +607,11 @@ public final class Journal implements IoCompletion {
 
   @Override
   public void failed(long tag, IoOpException error) {
+    if (tag == SYNC_TAG) {
+      syncFailed(error);
+      drain();
+      return;
+    }
     Batch b = find(tag);
     if (b == null) {
       return;
@@ -564,8 +651,9 @@ public final class Journal implements IoCompletion {
     }
     if (failure == null) {
       submitReady();
-      submitQuietly();
     }
+    startSyncIfIdle();
+    submitQuietly();
   }
 
   private void fail(Batch from, IoOpException cause) {

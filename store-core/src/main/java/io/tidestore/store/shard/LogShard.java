@@ -1128,6 +1128,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
         journal.bytesWritten() - cleaner.bytesWritten(),
         cleaner.bytesWritten(),
         journal.records(),
+        journal.syncs(),
         segments.count(),
         segments.freeCount(),
         cleaner.segmentsCleaned(),

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tidestore.store.api.JournalFlush;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.ObjectStat;
 import io.tidestore.store.api.StoreCompletion;
@@ -19,20 +20,38 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class IoErrorTest {
   @TempDir Path dir;
 
-  @Test
-  void failedJournalWriteFailsItsBatchesLeavesIndexAndGoesReadOnly() throws IOException {
-    try (StoreHarness h = new StoreHarness(dir, 7, StoreHarness.testConfig())) {
+  /**
+   * Each way a journal record becomes durable, failed at each of its I/O steps: the RWF_DSYNC
+   * write; the plain write of the shared-fdatasync mode; and that mode's fdatasync, which fails
+   * every record it covers although their writes succeeded.
+   */
+  static Stream<Arguments> failures() {
+    return Stream.of(
+        Arguments.of(JournalFlush.RECORD_DSYNC, IoOpException.Op.WRITE_DURABLE),
+        Arguments.of(JournalFlush.SHARED_FDATASYNC, IoOpException.Op.WRITE),
+        Arguments.of(JournalFlush.SHARED_FDATASYNC, IoOpException.Op.SYNC));
+  }
+
+  @ParameterizedTest
+  @MethodSource("failures")
+  void failedJournalWriteFailsItsBatchesLeavesIndexAndGoesReadOnly(
+      JournalFlush flush, IoOpException.Op failing) throws IOException {
+    try (StoreHarness h =
+        new StoreHarness(dir, 7, StoreHarness.testConfig().withJournalFlush(flush))) {
       ObjectKey a = new ObjectKey(1, "a");
       byte[] before = new byte[5000];
       before[0] = 1;
       h.write(a, 0, before);
-      ((SimIoQueue) h.queue).failWhen(op -> op == IoOpException.Op.WRITE_DURABLE);
+      ((SimIoQueue) h.queue).failWhen(op -> op == failing);
       List<StoreException> failures = new ArrayList<>();
       int[] done = {0};
       for (int i = 0; i < 5; i++) {

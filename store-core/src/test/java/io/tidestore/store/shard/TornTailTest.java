@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.tidestore.store.api.CleanerPolicy;
+import io.tidestore.store.api.JournalFlush;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.api.StoreException;
@@ -45,7 +46,16 @@ class TornTailTest {
     Random r = new Random(trial);
     Path dir = Files.createDirectories(root.resolve("t" + trial));
     StoreConfig noCheckpoints =
-        new StoreConfig(64 << 10, 64, 1_000_000L, 4, 1L << 40, CleanerPolicy.GREEDY, 6, 2);
+        new StoreConfig(
+            64 << 10,
+            64,
+            1_000_000L,
+            4,
+            1L << 40,
+            CleanerPolicy.GREEDY,
+            6,
+            2,
+            JournalFlush.SHARED_FDATASYNC);
     try (StoreHarness h = new StoreHarness(dir, trial, noCheckpoints)) {
       for (int i = 0; i < OBJECTS; i++) {
         h.write(new ObjectKey(1, "o" + i), 0, content(i));

@@ -2,6 +2,7 @@ package io.tidestore.store.testing;
 
 import io.tidestore.store.api.CleanerPolicy;
 import io.tidestore.store.api.ExtentCacheHook;
+import io.tidestore.store.api.JournalFlush;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.ShardStore;
@@ -35,7 +36,16 @@ public final class StoreHarness implements AutoCloseable {
   static final long CALL_TIMEOUT_NANOS = 30_000_000_000L;
 
   public static StoreConfig testConfig() {
-    return new StoreConfig(64 << 10, 64, 1_000_000L, 4, 512 << 10, CleanerPolicy.GREEDY, 6, 2);
+    return new StoreConfig(
+        64 << 10,
+        64,
+        1_000_000L,
+        4,
+        512 << 10,
+        CleanerPolicy.GREEDY,
+        6,
+        2,
+        JournalFlush.SHARED_FDATASYNC);
   }
 
   public final Path dir;

@@ -1,0 +1,38 @@
+package io.tidestore.store.api;
+
+/**
+ * How a journal record is made durable before its operations are acknowledged. Either way a record
+ * is acknowledged only once it is on stable storage; the modes differ in how many cache flushes the
+ * device sees.
+ */
+public enum JournalFlush {
+  /**
+   * Each record is written with RWF_DSYNC. On a device with FUA that is one write and no separate
+   * flush; on a volatile write cache without FUA (virtio, most SATA) every record pays a whole
+   * cache flush of its own.
+   */
+  RECORD_DSYNC,
+  /**
+   * Records are written plainly and one fdatasync covers every record whose write completed before
+   * it was issued; at most one is in flight, and records that complete meanwhile wait for the next.
+   * One cache flush then serves many records (group commit at the device). Needs the journal space
+   * preallocated by writing (mkfs does), so that fdatasync has no file metadata to write.
+   */
+  SHARED_FDATASYNC;
+
+  /** The daemon option's spelling: {@code dsync} or {@code fdatasync}. */
+  public static JournalFlush parse(String name) {
+    return switch (name) {
+      case "dsync" -> RECORD_DSYNC;
+      case "fdatasync" -> SHARED_FDATASYNC;
+      default ->
+          throw new IllegalArgumentException(
+              "journal flush must be dsync or fdatasync, not '" + name + "'");
+    };
+  }
+
+  /** The spelling {@link #parse} accepts. */
+  public String optionName() {
+    return this == RECORD_DSYNC ? "dsync" : "fdatasync";
+  }
+}

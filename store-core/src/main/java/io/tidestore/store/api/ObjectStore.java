@@ -2,6 +2,7 @@ package io.tidestore.store.api;
 
 import io.tidestore.store.DataDirLock;
 import io.tidestore.store.io.IoQueue;
+import io.tidestore.store.journal.SyncRound;
 import io.tidestore.store.memory.MemoryBudget;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.CorruptRecordException;
@@ -19,7 +20,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
@@ -49,6 +52,12 @@ public final class ObjectStore implements AutoCloseable {
   private final int shardCount;
   private final StoreConfig config;
   private final MemoryBudget budget;
+
+  /**
+   * One {@link SyncRound} per I/O queue: the shards mounted on one queue (one owner thread) line up
+   * their journal syncs. Keyed by identity; a queue's round lives as long as the store.
+   */
+  private final Map<IoQueue, SyncRound> syncRounds = new IdentityHashMap<>();
 
   private ObjectStore(
       Path dir, DataDirLock lock, int shardCount, StoreConfig config, MemoryBudget budget) {
@@ -284,7 +293,11 @@ public final class ObjectStore implements AutoCloseable {
     if (shard < 0 || shard >= shardCount) {
       throw new IllegalArgumentException("shard " + shard + " not in 0.." + (shardCount - 1));
     }
-    return ShardMount.mount(dir, shard, queue, config, cache, budget);
+    SyncRound round;
+    synchronized (syncRounds) {
+      round = syncRounds.computeIfAbsent(queue, q -> new SyncRound());
+    }
+    return ShardMount.mount(dir, shard, queue, config, cache, budget, round);
   }
 
   /** Releases the data directory; close every mounted shard first. */

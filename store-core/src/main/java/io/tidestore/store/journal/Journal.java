@@ -36,12 +36,17 @@ import java.util.zip.CRC32C;
  *
  * <ol>
  *   <li>At the end of every event-loop pass ({@link #endOfPass()}): everything staged in the pass
- *       goes out in one record, with one {@code IoQueue.submit()}.
+ *       goes out in one record, with one {@code IoQueue.submit()} - if it can be written now. When
+ *       {@code maxBatchesInFlight} records are already being written, sealing would only queue a
+ *       small record behind them; instead the batch keeps growing and is sealed the moment a write
+ *       completes. Under load records grow with the device's latency (group commit), and an idle
+ *       device still gets every pass's batch at once.
  *   <li>When the next operation would push the record past {@code maxBatchBytes} of data, past the
  *       space left in the open segment, or past {@code maxBatchOps} operations: the batch is sealed
  *       first and the operation starts the next one.
  *   <li>When the oldest operation in the batch has waited {@code maxBatchAgeNanos}: checked on
- *       every call into the shard ({@link #checkAge}), for loops that end passes rarely.
+ *       every call into the shard ({@link #checkAge}), for loops that end passes rarely (again only
+ *       if it can be written now).
  *   <li>At most {@code maxBatchesInFlight} records are written at once; sealed batches beyond that
  *       wait in order and go out as earlier writes complete.
  * </ol>
@@ -56,7 +61,7 @@ import java.util.zip.CRC32C;
  *
  * <p>Owner thread only.
  */
-public final class Journal implements IoCompletion {
+public final class Journal implements IoCompletion, SyncRound.Member {
   /** What the shard does with batches. */
   public interface Listener {
     /** Applies a durable batch; every earlier batch has been applied. */
@@ -95,6 +100,8 @@ public final class Journal implements IoCompletion {
   private int writing;
   private final boolean sharedSync;
   private boolean syncInFlight;
+  private boolean syncQueued;
+  private final SyncRound round;
   private long syncs;
   private StoreException failure;
   private StoreException memoryRefusal;
@@ -116,8 +123,10 @@ public final class Journal implements IoCompletion {
       long lastAppliedSeq,
       long epoch,
       int headSegment,
-      long headOffset) {
+      long headOffset,
+      SyncRound round) {
     this.shard = shard;
+    this.round = round;
     this.geometry = geometry;
     this.config = config;
     this.queue = queue;
@@ -363,7 +372,10 @@ public final class Journal implements IoCompletion {
 
   /** Seals the open batch if its oldest operation waited too long (rule 3). */
   public void checkAge(long nowNanos) {
-    if (open != null && open.ops > 0 && nowNanos - open.firstOpNanos >= config.maxBatchAgeNanos()) {
+    if (open != null
+        && open.ops > 0
+        && nowNanos - open.firstOpNanos >= config.maxBatchAgeNanos()
+        && canWriteNow()) {
       seal();
       submitReady();
       submitQuietly();
@@ -372,7 +384,7 @@ public final class Journal implements IoCompletion {
 
   /** The loop-pass hook (rule 1): seal the open batch and submit every write that may go. */
   public void endOfPass() {
-    if (open != null && open.ops > 0) {
+    if (open != null && open.ops > 0 && canWriteNow()) {
       seal();
     }
     submitReady();
@@ -469,6 +481,23 @@ public final class Journal implements IoCompletion {
     }
   }
 
+  /**
+   * Whether a batch sealed now would be written at once: fewer than {@code maxBatchesInFlight}
+   * records are being written and none sealed earlier waits for a slot.
+   */
+  private boolean canWriteNow() {
+    if (sharedSync && syncInFlight) {
+      return false;
+    }
+    int busy = writing;
+    for (Batch b : sealed) {
+      if (!b.submitted && !b.failed) {
+        busy++;
+      }
+    }
+    return busy < config.maxBatchesInFlight();
+  }
+
   /** Rule 4: prepares writes for sealed batches while fewer than the cap are in flight. */
   private void submitReady() {
     for (Batch b : sealed) {
@@ -512,20 +541,49 @@ public final class Journal implements IoCompletion {
   private void startSyncIfIdle() {
     // Runs after a failure too: records older than the failed one whose writes completed are not
     // concerned by it and still become durable (and are acknowledged) through a sync of their own.
-    if (!sharedSync || syncInFlight || queue.capacity() == queue.inFlight()) {
+    // Waits for this journal's writes in flight, so one sync covers them all, and for the queue's
+    // current round of syncs (SyncRound).
+    if (!sharedSync || syncInFlight || syncQueued || writing > 0 || !hasUncovered()) {
       return;
     }
-    boolean any = false;
+    if (queue.capacity() == queue.inFlight()) {
+      return; // a completion frees a slot and comes back here
+    }
+    if (round.request(this)) {
+      issueSync();
+    } else {
+      syncQueued = true;
+    }
+  }
+
+  @Override
+  public boolean startQueuedSync() {
+    syncQueued = false;
+    if (syncInFlight || !hasUncovered() || queue.capacity() == queue.inFlight()) {
+      return false;
+    }
+    issueSync();
+    return true;
+  }
+
+  private boolean hasUncovered() {
+    for (Batch b : sealed) {
+      if (b.written && !b.syncing && !b.durable && !b.failed) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** One fdatasync covering every record whose writes completed and that no sync covers yet. */
+  private void issueSync() {
     for (Batch b : sealed) {
       if (b.written && !b.syncing && !b.durable && !b.failed) {
         b.syncing = true;
-        any = true;
       }
     }
-    if (any) {
-      syncInFlight = true;
-      queue.sync(file, this, SYNC_TAG);
-    }
+    syncInFlight = true;
+    queue.sync(file, this, SYNC_TAG);
   }
 
   private void syncCompleted() {
@@ -585,6 +643,7 @@ public final class Journal implements IoCompletion {
   public void completed(long tag, int result) {
     if (tag == SYNC_TAG) {
       syncCompleted();
+      round.finished();
       drain();
       return;
     }
@@ -609,6 +668,7 @@ public final class Journal implements IoCompletion {
   public void failed(long tag, IoOpException error) {
     if (tag == SYNC_TAG) {
       syncFailed(error);
+      round.finished();
       drain();
       return;
     }
@@ -651,6 +711,11 @@ public final class Journal implements IoCompletion {
     }
     if (failure == null) {
       submitReady();
+      // Rule 1's deferred seal: a write slot is free, so the batch that grew meanwhile goes now.
+      if (open != null && open.ops > 0 && canWriteNow()) {
+        seal();
+        submitReady();
+      }
     }
     startSyncIfIdle();
     submitQuietly();
@@ -696,6 +761,8 @@ public final class Journal implements IoCompletion {
 
   /** Fails everything still staged or in flight (the shard is closing without waiting). */
   public void abandon(StoreException why) {
+    round.forget(this);
+    syncQueued = false;
     // The shard frees its arena right after; batch-owned arenas go too, so no reservation outlives
     // the shard.
     for (Batch b : sealed) {

@@ -20,6 +20,7 @@ import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.journal.Batch;
 import io.tidestore.store.journal.BufferPool;
 import io.tidestore.store.journal.Journal;
+import io.tidestore.store.journal.SyncRound;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.CorruptRecordException;
 import io.tidestore.store.record.DeltaWriter;
@@ -93,7 +94,8 @@ public final class LogShard implements ShardStore, Journal.Listener {
       long lastCheckpointGeneration,
       long lastCheckpointSeq,
       int headSegment,
-      long headOffset) {
+      long headOffset,
+      SyncRound syncRound) {
     this.owner = Thread.currentThread();
     this.shard = shard;
     this.queue = queue;
@@ -121,7 +123,8 @@ public final class LogShard implements ShardStore, Journal.Listener {
             lastSeq,
             superblock.epoch(),
             headSegment,
-            headOffset);
+            headOffset,
+            syncRound);
     this.checkpointer =
         new Checkpointer(this, checkpointSlots, lastCheckpointGeneration, lastCheckpointSeq);
     this.cleaner = new Cleaner(this, arena.allocate(superblock.segmentBytes(), Blocks.SIZE));

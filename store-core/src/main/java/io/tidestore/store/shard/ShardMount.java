@@ -10,6 +10,7 @@ import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.index.ObjectIndex;
 import io.tidestore.store.io.IoFile;
 import io.tidestore.store.io.IoQueue;
+import io.tidestore.store.journal.SyncRound;
 import io.tidestore.store.memory.BudgetedArena;
 import io.tidestore.store.memory.MemoryBudget;
 import io.tidestore.store.memory.MemoryUse;
@@ -57,7 +58,8 @@ public final class ShardMount {
       IoQueue queue,
       StoreConfig config,
       ExtentCacheHook cache,
-      MemoryBudget budget)
+      MemoryBudget budget,
+      SyncRound syncRound)
       throws IOException {
     long start = System.nanoTime();
     IoFile file = queue.open(ShardFiles.data(dir, shard), IoFile.Mode.READ_WRITE);
@@ -100,7 +102,8 @@ public final class ShardMount {
               loaded.checkpoint.generation(),
               loaded.checkpoint.lastSeq(),
               r.headSegment(),
-              r.headOffset());
+              r.headOffset(),
+              syncRound);
       LOG.log(
           System.Logger.Level.INFO,
           String.format(

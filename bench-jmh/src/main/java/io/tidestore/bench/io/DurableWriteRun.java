@@ -34,10 +34,10 @@ public final class DurableWriteRun {
     {"4k random", "RWF_DSYNC write", "uringRandom4kDurable"},
     {"4k random", "write linked to fdatasync", "uringRandom4kWriteThenSync"},
     {"4k random", "batch of depth writes + 1 fdatasync", "uringRandom4kBatchThenSync"},
-    {"4k random", "group commit, overlapping batches", "uringRandom4kGroupCommit"},
+    {"4k random", "group commit, one sync in flight", "uringRandom4kGroupCommit"},
     {"128k sequential", "RWF_DSYNC write", "uringSequential128kDurable"},
     {"128k sequential", "write linked to fdatasync", "uringSequential128kWriteThenSync"},
-    {"128k sequential", "group commit, overlapping batches", "uringSequential128kGroupCommit"}
+    {"128k sequential", "group commit, one sync in flight", "uringSequential128kGroupCommit"}
   };
 
   private DurableWriteRun() {}

@@ -89,6 +89,41 @@ class DemoIT {
     }
   }
 
+  @Test
+  void sigkilledDemoLeavesNoDaemonBehind() throws Exception {
+    Path work = Files.createDirectories(dir.resolve("work"));
+    try (OsdProcess demo =
+        OsdProcess.start(
+            "demo",
+            "--iodepths",
+            "1,2,4,8,16",
+            "--runtime",
+            "5",
+            "--work-dir",
+            work.toString(),
+            "--out",
+            dir.resolve("demo").toString())) {
+      long daemon = -1;
+      try {
+        daemon = daemonPid(demo.awaitLine("daemon pid", Duration.ofSeconds(180)));
+        demo.awaitLine("sweep 'demo'", Duration.ofSeconds(120));
+        // SIGKILL runs no teardown in the demo: the daemon started with --exit-with-parent must
+        // notice its parent is gone and stop by itself.
+        demo.signal("KILL");
+        demo.awaitExit(Duration.ofSeconds(60));
+        var handle = ProcessHandle.of(daemon);
+        if (handle.isPresent()) {
+          handle.get().onExit().get(60, TimeUnit.SECONDS);
+        }
+        assertTrue(ProcessHandle.of(daemon).map(h -> !h.isAlive()).orElse(true));
+      } finally {
+        killChildren(demo);
+        // Orphaned (reparented) once the demo died, so not among its children any more.
+        ProcessHandle.of(daemon).ifPresent(ProcessHandle::destroyForcibly);
+      }
+    }
+  }
+
   /**
    * A demo killed by a failing test's close (SIGKILL) cannot run its teardown: kill its children
    * (the daemon, a bench) first so no daemon outlives the test.

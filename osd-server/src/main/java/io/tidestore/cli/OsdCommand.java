@@ -197,10 +197,35 @@ final class OsdCommand implements Callable<Integer> {
       description = "Write the daemon's pid here once it is ready; removed on a clean stop.")
   Path pidFile;
 
+  @Option(
+      names = "--exit-with-parent",
+      description =
+          "Stop cleanly (as on SIGTERM) when the process that started this daemon exits, even by"
+              + " SIGKILL: for daemons that tools such as `tidestore demo` start and own.")
+  boolean exitWithParent;
+
   @Override
   public Integer call() throws Exception {
     OsdSettings settings = settings();
     try (OsdDaemon daemon = OsdDaemon.start(settings)) {
+      if (exitWithParent) {
+        // A parent killed by SIGKILL runs no cleanup of its own; without this its daemon would
+        // keep the data directory locked and the ports bound forever.
+        ProcessHandle.current()
+            .parent()
+            .ifPresent(
+                parent ->
+                    parent
+                        .onExit()
+                        .thenRun(
+                            () -> {
+                              System.err.println(
+                                  "tidestore osd: parent process "
+                                      + parent.pid()
+                                      + " exited; stopping");
+                              daemon.requestStop();
+                            }));
+      }
       daemon.awaitShutdownSignal();
     } catch (java.io.IOException e) {
       // Startup failures a user can act on (data dir in use, port taken): one clear line.

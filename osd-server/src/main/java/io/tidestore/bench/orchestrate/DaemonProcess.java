@@ -54,7 +54,9 @@ public final class DaemonProcess implements AutoCloseable {
             "--nbd-port",
             "0",
             "--metrics-port",
-            "0"));
+            "0",
+            // Killed with SIGKILL, this process cannot stop its daemon; the daemon stops itself.
+            "--exit-with-parent"));
     command.addAll(options);
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     PrintWriter logFile =

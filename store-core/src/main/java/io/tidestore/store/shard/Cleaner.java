@@ -91,6 +91,11 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
     return "reading=" + reading + " relocating=" + relocatingCount + " cleaned=" + segmentsCleaned;
   }
 
+  /** {@link VictimPicker#capacityBlocks} with the shard's reserve. */
+  long capacityBlocks() {
+    return picker.capacityBlocks(shard.config.reserveSegments());
+  }
+
   long bytesWritten() {
     return bytesWritten;
   }

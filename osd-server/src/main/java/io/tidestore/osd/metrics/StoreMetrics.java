@@ -202,8 +202,8 @@ public final class StoreMetrics {
         Kind.GAUGE,
         "tidestore.store.capacity",
         "bytes",
-        "Bytes of all segments",
-        s -> (double) s.segmentsTotal() * s.segmentBytes());
+        "Bytes of data users can store: the segments less the cleaner's reserve and slack",
+        s -> (double) s.capacityBytes());
     meter(
         registry,
         sampler,

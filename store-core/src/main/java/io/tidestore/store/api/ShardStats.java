@@ -21,6 +21,10 @@ package io.tidestore.store.api;
  * @param spaceWaits writes that waited for the cleaner to free space
  * @param spaceWaitNanos total time writes waited for space
  * @param segmentBytes bytes per segment (free bytes = segmentsFree x segmentBytes)
+ * @param capacityBytes bytes of data users can store: the segments less the cleaner's reserve and
+ *     the open segment, each counted at the live blocks that leave cleaning a segment's worth of
+ *     slack (docs/format.md "Capacity"); a write that would take live data ({@code liveBlocks} x 4
+ *     KiB) past it fails with NO_SPACE
  */
 public record ShardStats(
     long userBytesWritten,
@@ -38,7 +42,8 @@ public record ShardStats(
     long spaceWaitMaxNanos,
     long spaceWaits,
     long spaceWaitNanos,
-    int segmentBytes) {
+    int segmentBytes,
+    long capacityBytes) {
 
   /** (journal + cleaner bytes) / user bytes; 0 before any write. */
   public double writeAmplification() {

@@ -46,6 +46,21 @@ public final class Batch {
   boolean durable;
   boolean failed;
 
+  /**
+   * Blocks this record's writes map where there was no data: charged against the shard's capacity
+   * from staging until the record applies, when they show in the segments' live counts.
+   */
+  private int liveBlocksCharged;
+
+  /** Charges {@code blocks} newly mapped blocks to this record (see {@link #liveBlocksCharged}). */
+  public void chargeLiveBlocks(int blocks) {
+    liveBlocksCharged += blocks;
+  }
+
+  public int liveBlocksCharged() {
+    return liveBlocksCharged;
+  }
+
   public long seq() {
     return seq;
   }

@@ -30,6 +30,9 @@ public final class SegmentTable {
   private final int[] reads;
   private final byte[] state;
 
+  /** Sum of {@link #live}, kept up to date so the capacity check on every write is O(1). */
+  private long totalLive;
+
   public SegmentTable(Superblock sb) {
     this.count = sb.segmentCount();
     this.blocksPerSegment = sb.segmentBytes() / Blocks.SIZE;
@@ -60,10 +63,12 @@ public final class SegmentTable {
 
   public void addLive(int location) {
     live[segmentOf(location)]++;
+    totalLive++;
   }
 
   public void releaseLive(int location) {
     live[segmentOf(location)]--;
+    totalLive--;
   }
 
   public int live(int segment) {
@@ -71,11 +76,7 @@ public final class SegmentTable {
   }
 
   public long totalLive() {
-    long n = 0;
-    for (int l : live) {
-      n += l;
-    }
-    return n;
+    return totalLive;
   }
 
   public byte state(int segment) {

@@ -79,6 +79,12 @@ public final class LogShard implements ShardStore, Journal.Listener {
   private long spaceWaitNanos;
   private long replayedRecords;
 
+  /** {@link VictimPicker#capacityBlocks}: live blocks users may have. */
+  private final long capacityBlocks;
+
+  /** Blocks that staged, not yet applied writes newly map ({@link Batch#liveBlocksCharged}). */
+  private long stagedLiveBlocks;
+
   LogShard(
       int shard,
       IoQueue queue,
@@ -128,6 +134,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
     this.checkpointer =
         new Checkpointer(this, checkpointSlots, lastCheckpointGeneration, lastCheckpointSeq);
     this.cleaner = new Cleaner(this, arena.allocate(superblock.segmentBytes(), Blocks.SIZE));
+    this.capacityBlocks = cleaner.capacityBlocks();
   }
 
   String where() {
@@ -212,6 +219,37 @@ public final class LogShard implements ShardStore, Journal.Listener {
             + " of "
             + (long) segments.count() * segments.blocksPerSegment()
             + " blocks live; remove or truncate objects to free space");
+  }
+
+  private StoreException overCapacity(int blocks) {
+    return new StoreException(
+        Code.NO_SPACE,
+        "shard "
+            + shard
+            + " has no space for "
+            + blocks
+            + " more blocks: "
+            + (segments.totalLive() + stagedLiveBlocks)
+            + " of its capacity of "
+            + capacityBlocks
+            + " 4 KiB blocks are in use; remove or truncate objects to free space");
+  }
+
+  /**
+   * Blocks of {@code [first, first + n)} that will hold no data once every staged mutation of the
+   * object has applied: what a write there adds to the live blocks. Overwrites (the common case)
+   * find every block applied below the lowest staged cut and look nothing else up.
+   */
+  private static int newLiveBlocks(ObjectEntry e, int first, int n) {
+    long cut = e.lowestCut();
+    int added = 0;
+    for (int b = first; b < first + n; b++) {
+      boolean applied = !BlockEntry.isHole(e.block(b)) && ((long) b << Blocks.SHIFT) < cut;
+      if (!applied && (e.pending == null || !e.pending.containsKey(b))) {
+        added++;
+      }
+    }
+    return added;
   }
 
   /** The entry to stage a mutation into; null when a new one would exceed the index's memory. */
@@ -622,10 +660,20 @@ public final class LogShard implements ShardStore, Journal.Listener {
     boolean create = !e.stagedExists;
     byte[] name = create ? e.key.nameBytes() : null;
     int meta = (create ? DeltaWriter.createLength(name.length) : 0) + DeltaWriter.writeLength(n);
+    // The capacity is a hard limit, checked before any segment space: past it waiting for the
+    // cleaner cannot help, and the cleaner keeps its slack only if users cannot fill it.
+    int added = newLiveBlocks(e, first, n);
+    if (added > 0 && segments.totalLive() + stagedLiveBlocks + added > capacityBlocks) {
+      done.complete(null, overCapacity(added));
+      forgetIfUnused(e);
+      return true;
+    }
     Batch batch = journal.reserve(meta, n, false);
     if (batch == null) {
       return refusedForSpace(e, done);
     }
+    batch.chargeLiveBlocks(added);
+    stagedLiveBlocks += added;
     DeltaWriter d = journal.deltas();
     if (create) {
       d.create(e.id, e.key.pool(), name);
@@ -1057,6 +1105,8 @@ public final class LogShard implements ShardStore, Journal.Listener {
 
   @Override
   public void apply(Batch batch) {
+    // From here the segments' live counts include what the record's writes newly map.
+    stagedLiveBlocks -= batch.liveBlocksCharged();
     for (Batch.PendingBlock p : batch.pendingBlocks()) {
       HashMap<Integer, MemorySegment> pending = p.entry().pending;
       if (pending != null && p.slice().equals(pending.get(p.block()))) {
@@ -1142,7 +1192,8 @@ public final class LogShard implements ShardStore, Journal.Listener {
         spaceWaitMaxNanos,
         spaceWaits,
         spaceWaitNanos,
-        superblock.segmentBytes());
+        superblock.segmentBytes(),
+        capacityBlocks * Blocks.SIZE);
   }
 
   /** Records replay applied when this shard was mounted. */

@@ -32,14 +32,37 @@ final class VictimPicker {
   }
 
   /**
+   * Blocks of data users may store. Not counted: the cleaner's {@code reserveSegments} and the
+   * segment the journal has open. The other segments count at the live blocks per segment that, if
+   * every segment held exactly that many (overwrites spread evenly, the worst case for cleaning),
+   * would still let cleaning net a whole segment beyond the reserve, after paying the relocation
+   * records' metadata: a store filled to exactly this capacity keeps taking overwrites. Writes that
+   * would map more blocks fail with NO_SPACE.
+   */
+  long capacityBlocks(int reserveSegments) {
+    int closed = segs.count() - reserveSegments - 1;
+    int perSegment = segs.blocksPerSegment();
+    int live = perSegment;
+    while (live > 0
+        && (netBlocks(perSegment, live) < MIN_NET
+            || (long) closed * netBlocks(perSegment, live) < perSegment)) {
+      live--;
+    }
+    return (long) Math.max(0, closed) * live;
+  }
+
+  private int netBlocks(int perSegment, int live) {
+    return perSegment - live - relocationMetaBlocks(live);
+  }
+
+  /**
    * Blocks that cleaning segment {@code s} nets: its dead blocks minus the metadata of the records
    * relocating its live ones. A segment must net at least two to be a victim: relocating a nearly
    * full segment costs as much space as it frees, and the segments it fills would qualify again, so
    * the cleaner would never stop.
    */
   int netBlocks(int s) {
-    int live = segs.live(s);
-    return segs.blocksPerSegment() - live - relocationMetaBlocks(live);
+    return netBlocks(segs.blocksPerSegment(), segs.live(s));
   }
 
   private boolean eligible(int s, int minNet) {

@@ -11,6 +11,7 @@ import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.io.IoQueues;
 import io.tidestore.store.io.TestFiles;
+import io.tidestore.store.record.DeltaDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.Random;
@@ -190,8 +191,9 @@ class StoreMeasurementsTest {
           s.close();
           return;
         }
-        // Fill to 90% of the segment space with 1 MiB writes into 4 MiB objects.
-        long fill = (long) (shardBytes * 0.9) - (4L << 20);
+        // Fill to 90% of the capacity the shard reports (what users can store; the 4 MiB object
+        // above counts) with 1 MiB writes into 4 MiB objects.
+        long fill = (long) (s.stats().capacityBytes() * 0.9) - (4L << 20);
         int chunks = (int) (fill >> 20);
         byte[] chunk = new byte[1 << 20];
         run(
@@ -221,15 +223,16 @@ class StoreMeasurementsTest {
         long fullNanos = run(s, q, n, overwrite, lat);
         ShardStats after = s.stats();
         long user = after.userBytesWritten() - before.userBytesWritten();
-        long dev =
-            after.journalBytesWritten()
-                + after.cleanerBytesWritten()
-                - before.journalBytesWritten()
-                - before.cleanerBytesWritten();
+        long journal = after.journalBytesWritten() - before.journalBytesWritten();
+        long cleaner = after.cleanerBytesWritten() - before.cleanerBytesWritten();
+        long dev = journal + cleaner;
+        long records = after.records() - before.records();
         System.out.printf(
             "MEASURE cleaner %s: empty %.0f writes/s (max latency %.1f ms), 90%% full %.0f"
-                + " writes/s (max latency %.1f ms), ratio %.2f; WA in the full phase %.2f;"
-                + " longest wait for space in the full phase %.1f ms; segments cleaned %d%n",
+                + " writes/s (max latency %.1f ms), ratio %.2f; WA in the full phase %.2f"
+                + " (journal %.2f, cleaner %.2f; %d records);"
+                + " longest wait for space in the full phase %.1f ms; segments cleaned %d (%d in"
+                + " the full phase, %.0f blocks relocated each)%n",
             policy,
             n / (emptyNanos / 1e9),
             emptyLat / 1e6,
@@ -237,8 +240,15 @@ class StoreMeasurementsTest {
             lat[0] / 1e6,
             (double) emptyNanos / fullNanos,
             (double) dev / user,
+            (double) journal / user,
+            (double) cleaner / user,
+            records,
             after.spaceWaitMaxNanos() / 1e6,
-            after.segmentsCleaned());
+            after.segmentsCleaned(),
+            after.segmentsCleaned() - before.segmentsCleaned(),
+            cleaner
+                / (double) (DeltaDescriptor.RELOCATE_LENGTH + 4096)
+                / Math.max(1, after.segmentsCleaned() - before.segmentsCleaned()));
         s.close();
       }
     } finally {

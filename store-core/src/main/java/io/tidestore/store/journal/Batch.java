@@ -18,10 +18,12 @@ public final class Batch {
 
   final ArrayList<StoreCompletion<Void>> acks = new ArrayList<>();
   final ArrayList<PendingBlock> pendingBlocks = new ArrayList<>();
+
+  /** The pooled whole-record buffer (metadata room, then data), or null for own-arena buffers. */
+  MemorySegment record;
+
   MemorySegment data;
-  boolean pooledData;
   MemorySegment meta;
-  boolean pooledMeta;
   Arena ownArena;
   int dataBlocks;
   int capacityBlocks;

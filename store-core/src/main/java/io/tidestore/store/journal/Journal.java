@@ -85,8 +85,14 @@ public final class Journal implements IoCompletion, SyncRound.Member {
   private final SegmentTable segments;
   private final Arena arena;
   private final Listener listener;
-  private final BufferPool dataPool;
-  private final BufferPool metaPool;
+
+  /**
+   * Whole-record buffers: {@code META_POOL_BYTES} of room for the header and deltas, then {@code
+   * maxBatchBytes} of data. At seal the metadata is placed right before the data, so the record
+   * goes out as one contiguous write instead of two (half the device writes per record).
+   */
+  private final BufferPool recordPool;
+
   private final DeltaWriter deltas = new DeltaWriter();
   private final CRC32C crc = new CRC32C();
   private final ArrayDeque<Batch> sealed = new ArrayDeque<>();
@@ -142,8 +148,8 @@ public final class Journal implements IoCompletion, SyncRound.Member {
     this.sharedSync = config.journalFlush() == JournalFlush.SHARED_FDATASYNC;
     // The open batch plus those in flight: the steady state allocates nothing after mount.
     int buffers = poolBuffers(config);
-    this.dataPool = new BufferPool(arena, config.maxBatchBytes(), buffers);
-    this.metaPool = new BufferPool(arena, META_POOL_BYTES, buffers);
+    this.recordPool =
+        new BufferPool(arena, META_POOL_BYTES + (long) config.maxBatchBytes(), buffers);
   }
 
   /** Buffers each of the journal's pools allocates at mount. */
@@ -401,26 +407,24 @@ public final class Journal implements IoCompletion, SyncRound.Member {
 
   /**
    * A batch with its data and metadata buffers: both are taken here, not at seal, so a refusal of
-   * {@code --memory-limit} fails the operation that asked, never a batch that holds others.
+   * {@code --memory-limit} fails the operation that asked, never a batch that holds others. A batch
+   * that fits a pooled record buffer gets one (one write at submit); a larger one gets buffers of
+   * its own arena (two writes).
    */
   private Batch newBatch(int dataBlocks, int metaBytes) {
     Batch b = new Batch();
     try {
-      int poolBlocks = (int) (dataPool.bufferBytes() / Blocks.SIZE);
-      if (dataBlocks <= poolBlocks) {
-        b.data = dataPool.take();
-        b.pooledData = true;
+      int poolBlocks = config.maxBatchBytes() / Blocks.SIZE;
+      long metaNeed = metaBytesOf(metaBytes);
+      if (dataBlocks <= poolBlocks && metaNeed <= META_POOL_BYTES) {
+        b.record = recordPool.take();
+        b.meta = b.record.asSlice(0, META_POOL_BYTES);
+        b.data = b.record.asSlice(META_POOL_BYTES);
         b.capacityBlocks = poolBlocks;
       } else {
-        b.data = ownArena(b).allocate((long) dataBlocks * Blocks.SIZE, Blocks.SIZE);
-        b.capacityBlocks = dataBlocks;
-      }
-      long metaNeed = metaBytesOf(metaBytes);
-      if (metaNeed <= metaPool.bufferBytes()) {
-        b.meta = metaPool.take();
-        b.pooledMeta = true;
-      } else {
-        b.meta = ownArena(b).allocate(metaNeed, Blocks.SIZE);
+        b.data = ownArena(b).allocate(Math.max(1L, dataBlocks) * Blocks.SIZE, Blocks.SIZE);
+        b.capacityBlocks = Math.max(1, dataBlocks);
+        b.meta = ownArena(b).allocate(Math.max(metaNeed, META_POOL_BYTES), Blocks.SIZE);
       }
       return b;
     } catch (MemoryBudgetExceededException e) {
@@ -456,6 +460,10 @@ public final class Journal implements IoCompletion, SyncRound.Member {
     }
     b.seq = nextSeq++;
     b.metaBlocks = metaBlocks;
+    if (b.record != null) {
+      // Right before the data: header, deltas and data form one contiguous record in memory.
+      b.meta = b.record.asSlice(META_POOL_BYTES - (long) metaBlocks * Blocks.SIZE);
+    }
     MemorySegment meta = b.meta.asSlice(0, (long) metaBlocks * Blocks.SIZE);
     MemorySegment.copy(deltas.bytes(), 0, meta, RecordDescriptor.HEADER_LENGTH, metaLength);
     long tail = RecordDescriptor.HEADER_LENGTH + (long) metaLength;
@@ -507,7 +515,7 @@ public final class Journal implements IoCompletion, SyncRound.Member {
       if (b.submitted || b.failed) {
         continue;
       }
-      int ops = b.dataBlocks > 0 ? 2 : 1;
+      int ops = b.record != null || b.dataBlocks == 0 ? 1 : 2;
       if (queue.capacity() - queue.inFlight() < ops) {
         return;
       }
@@ -517,7 +525,14 @@ public final class Journal implements IoCompletion, SyncRound.Member {
       writing++;
       MemorySegment meta = b.meta.asSlice(0, (long) b.metaBlocks * Blocks.SIZE);
       long dataAt = b.position + (long) b.metaBlocks * Blocks.SIZE;
-      if (sharedSync) {
+      if (b.record != null) {
+        MemorySegment whole = b.meta.asSlice(0, b.recordBytes());
+        if (sharedSync) {
+          queue.write(file, b.position, whole, this, b.seq);
+        } else {
+          queue.writeDurable(file, b.position, whole, this, b.seq);
+        }
+      } else if (sharedSync) {
         queue.write(file, b.position, meta, this, b.seq);
         if (b.dataBlocks > 0) {
           queue.write(
@@ -778,11 +793,9 @@ public final class Journal implements IoCompletion, SyncRound.Member {
   }
 
   private void release(Batch b) {
-    if (b.pooledData && b.data != null) {
-      dataPool.give(b.data);
-    }
-    if (b.pooledMeta && b.meta != null) {
-      metaPool.give(b.meta);
+    if (b.record != null) {
+      recordPool.give(b.record);
+      b.record = null;
     }
     if (b.ownArena != null) {
       b.ownArena.close();

@@ -1,5 +1,6 @@
 package io.tidestore.cli;
 
+import io.netty.util.ResourceLeakDetector;
 import io.tidestore.osd.config.ConfFile;
 import io.tidestore.osd.logging.LogSetup;
 import java.util.List;
@@ -34,7 +35,20 @@ public final class TidestoreMain {
 
   public static void main(String[] args) {
     LogSetup.install();
+    disableLeakSampling();
     System.exit(run(args));
+  }
+
+  /**
+   * Netty's default leak detection samples one buffer allocation in 128 and records its stack
+   * trace: about 1.3% of the reactor's samples on 4k NBD reads, which allocate a reply buffer per
+   * op. Only the process entry point turns it off, so tests (which call {@link #run}) keep it, and
+   * {@code -Dio.netty.leakDetection.level=...} on the daemon's JVM still wins.
+   */
+  private static void disableLeakSampling() {
+    if (System.getProperty("io.netty.leakDetection.level") == null) {
+      ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+    }
   }
 
   /** Runs one command line and returns its exit code; the daemon returns when it has stopped. */

@@ -7,10 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.tidestore.osd.metrics.OpLatencies;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The handshake and transmission handlers on an EmbeddedChannel, byte by byte per the spec. */
@@ -264,5 +269,60 @@ class NbdCodecTest {
     assertTrue(ch.config().isAutoRead());
     request(0, Nbd.CMD_READ, 7, 0, 16, null);
     simpleReply(7, 0).skipBytes(16);
+  }
+
+  /** Counts flushes and the reply bytes written before each, at the channel end of the pipeline. */
+  @SuppressWarnings("FutureReturnValueIgnored") // passes the caller's promise on
+  private static final class FlushCounter extends ChannelOutboundHandlerAdapter {
+    final List<Long> bytesAtFlush = new ArrayList<>();
+    long written;
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+      written += ((ByteBuf) msg).readableBytes();
+      ctx.write(msg, promise);
+    }
+
+    @Override
+    public void flush(ChannelHandlerContext ctx) {
+      bytesAtFlush.add(written);
+      ctx.flush();
+    }
+  }
+
+  /** Sends {@code count} reads of {@code length} bytes in one inbound buffer: one read batch. */
+  private void readBatch(int count, int length) {
+    ByteBuf batch = Unpooled.buffer();
+    for (int i = 0; i < count; i++) {
+      batch.writeInt(Nbd.REQUEST_MAGIC).writeShort(0).writeShort(Nbd.CMD_READ);
+      batch.writeLong(1000 + i).writeLong((long) i * length).writeInt(length);
+    }
+    ch.writeInbound(batch);
+  }
+
+  @Test
+  void largeRepliesAreFlushedWithinTheirBatchSmallOnesOncePerBatch() {
+    go("disk");
+    out();
+    FlushCounter counter = new FlushCounter();
+    ch.pipeline().addFirst(counter);
+    int reply = Nbd.SIMPLE_REPLY_HEADER + 65536;
+    int perFlush = (NbdCommandHandler.FLUSH_BYTES + reply - 1) / reply; // 4 at 256 KiB
+    readBatch(2 * perFlush + 1, 65536);
+    // Two flushes as the buffered replies reach FLUSH_BYTES, one for the last at the batch's end.
+    assertEquals(
+        List.of((long) perFlush * reply, 2L * perFlush * reply, (2L * perFlush + 1) * reply),
+        counter.bytesAtFlush);
+    for (int i = 0; i < 2 * perFlush + 1; i++) {
+      simpleReply(1000 + i, 0).skipBytes(65536);
+    }
+
+    counter.bytesAtFlush.clear();
+    counter.written = 0;
+    readBatch(32, 4096);
+    assertEquals(List.of(32L * (Nbd.SIMPLE_REPLY_HEADER + 4096)), counter.bytesAtFlush);
+    for (int i = 0; i < 32; i++) {
+      simpleReply(1000 + i, 0).skipBytes(4096);
+    }
   }
 }

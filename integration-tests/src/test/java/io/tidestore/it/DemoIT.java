@@ -64,17 +64,7 @@ class DemoIT {
   @Test
   void interruptStopsTheDaemonAndDeletesTheStore() throws Exception {
     Path work = Files.createDirectories(dir.resolve("work"));
-    try (OsdProcess demo =
-        OsdProcess.start(
-            "demo",
-            "--iodepths",
-            "1,2,4,8,16",
-            "--runtime",
-            "5",
-            "--work-dir",
-            work.toString(),
-            "--out",
-            dir.resolve("demo").toString())) {
+    try (OsdProcess demo = longDemo(work)) {
       try {
         long daemon = daemonPid(demo.awaitLine("daemon pid", Duration.ofSeconds(180)));
         demo.awaitLine("sweep 'demo'", Duration.ofSeconds(120));
@@ -92,17 +82,7 @@ class DemoIT {
   @Test
   void sigkilledDemoLeavesNoDaemonBehind() throws Exception {
     Path work = Files.createDirectories(dir.resolve("work"));
-    try (OsdProcess demo =
-        OsdProcess.start(
-            "demo",
-            "--iodepths",
-            "1,2,4,8,16",
-            "--runtime",
-            "5",
-            "--work-dir",
-            work.toString(),
-            "--out",
-            dir.resolve("demo").toString())) {
+    try (OsdProcess demo = longDemo(work)) {
       long daemon = -1;
       try {
         daemon = daemonPid(demo.awaitLine("daemon pid", Duration.ofSeconds(180)));
@@ -122,6 +102,20 @@ class DemoIT {
         ProcessHandle.of(daemon).ifPresent(ProcessHandle::destroyForcibly);
       }
     }
+  }
+
+  /** A demo whose sweep runs long enough to be interrupted in the middle. */
+  private OsdProcess longDemo(Path work) throws Exception {
+    return OsdProcess.start(
+        "demo",
+        "--iodepths",
+        "1,2,4,8,16",
+        "--runtime",
+        "5",
+        "--work-dir",
+        work.toString(),
+        "--out",
+        dir.resolve("demo").toString());
   }
 
   /**

@@ -44,6 +44,24 @@ class PowerCutTest {
       this.key = key;
     }
 
+    /**
+     * If {@code actual} (null: no object) is the state after some prefix of the operations that
+     * keeps every acknowledged one, makes it the new base and returns true.
+     */
+    boolean rebaseOnPrefix(byte[] actual) {
+      for (int k = acked; k <= ops.size(); k++) {
+        byte[] expected = state(k);
+        if (Arrays.equals(expected, actual)) {
+          baseExists = expected != null;
+          base = expected == null ? new byte[0] : expected;
+          ops.clear();
+          acked = 0;
+          return true;
+        }
+      }
+      return false;
+    }
+
     /** State after the base plus the first {@code k} operations; null when removed. */
     byte[] state(int k) {
       byte[] s = baseExists ? base.clone() : null;
@@ -156,15 +174,8 @@ class PowerCutTest {
       }
       actual = null;
     }
-    for (int k = m.acked; k <= m.ops.size(); k++) {
-      byte[] expected = m.state(k);
-      if (Arrays.equals(expected, actual)) {
-        m.baseExists = expected != null;
-        m.base = expected == null ? new byte[0] : expected;
-        m.ops.clear();
-        m.acked = 0;
-        return;
-      }
+    if (m.rebaseOnPrefix(actual)) {
+      return;
     }
     StringBuilder diag = new StringBuilder();
     for (int k = 0; k <= m.ops.size(); k++) {

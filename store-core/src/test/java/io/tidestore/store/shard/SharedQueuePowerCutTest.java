@@ -21,7 +21,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
@@ -103,16 +102,8 @@ class SharedQueuePowerCutTest {
   private static void verifyAndRebase(
       ShardStore shard, SimIoQueue queue, PowerCutTest.Model m, long seed, int cycle)
       throws IOException {
-    byte[] actual = contents(shard, queue, m.key);
-    for (int k = m.acked; k <= m.ops.size(); k++) {
-      byte[] expected = m.state(k);
-      if (Arrays.equals(expected, actual)) {
-        m.baseExists = expected != null;
-        m.base = expected == null ? new byte[0] : expected;
-        m.ops.clear();
-        m.acked = 0;
-        return;
-      }
+    if (m.rebaseOnPrefix(contents(shard, queue, m.key))) {
+      return;
     }
     fail(
         "seed "

@@ -110,6 +110,11 @@ class OsdDaemonIT {
       assertEquals(2, osd.awaitExit(STOP));
       assertTrue(osd.output().contains("--metrics-port"), osd.output());
     }
+    Files.writeString(conf, "overprovision = 95\n");
+    try (OsdProcess osd = OsdProcess.start("osd", "--conf", conf.toString())) {
+      assertEquals(2, osd.awaitExit(STOP));
+      assertTrue(osd.output().contains("--overprovision': 95 (0-90 percent)"), osd.output());
+    }
   }
 
   @Test
@@ -119,12 +124,13 @@ class OsdDaemonIT {
         conf,
         "data = "
             + dir.resolve("from-file")
-            + "\nmetrics-port = 1\nshards = 2\nshard-size = 16m\n");
+            + "\nmetrics-port = 1\nshards = 2\nshard-size = 16m\noverprovision = 10\n");
     try (OsdProcess osd =
         OsdProcess.start("osd", "--conf", conf.toString(), "--metrics-port", "0", "--port", "0")) {
       osd.awaitReady();
       assertTrue(osd.output().contains("config " + conf), osd.output());
       assertTrue(Files.exists(dir.resolve("from-file/lock")));
+      assertTrue(osd.output().contains("10% of the segments over-provisioned"), osd.output());
       osd.signal("TERM");
       assertEquals(0, osd.awaitExit(STOP), osd.output());
     }

@@ -9,6 +9,7 @@ import io.tidestore.osd.cpu.CpuPolicy;
 import io.tidestore.osd.reactor.Transport;
 import io.tidestore.store.api.JournalFlush;
 import io.tidestore.store.api.ObjectStore;
+import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.cache.PolicyConfig;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -168,6 +169,16 @@ final class OsdCommand implements Callable<Integer> {
   String journalFlush = "dsync";
 
   @Option(
+      names = "--overprovision",
+      paramLabel = "PERCENT",
+      description =
+          "Share of each shard's segments kept from users as cleaning headroom, as an SSD keeps"
+              + " spare flash: the store's capacity is the rest, and writes past it get NO_SPACE."
+              + " More headroom, cheaper cleaning of a full store (see docs/format.md"
+              + " \"Capacity\"). 0-90. Default: ${DEFAULT-VALUE}.")
+  int overprovision = StoreConfig.DEFAULT_OVERPROVISION_PERCENT;
+
+  @Option(
       names = "--memory-limit",
       paramLabel = "BYTES",
       description =
@@ -289,6 +300,11 @@ final class OsdCommand implements Callable<Integer> {
           spec.commandLine(),
           "--journal-flush fdatasync is not supported with --engine classic yet (use dsync)");
     }
+    if (overprovision < 0 || overprovision > 90) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "Invalid value for option '--overprovision': " + overprovision + " (0-90 percent)");
+    }
     InetAddress address;
     try {
       address = InetAddress.getByName(listen);
@@ -314,7 +330,8 @@ final class OsdCommand implements Callable<Integer> {
         shards,
         shardBytes,
         engineSettings,
-        flush);
+        flush,
+        overprovision);
   }
 
   private long bytes(String option, String value) {

@@ -104,7 +104,9 @@ public final class OsdDaemon implements AutoCloseable {
     ObjectStore store =
         ObjectStore.open(
             settings.dataDir(),
-            StoreConfig.defaults().withJournalFlush(settings.journalFlush()),
+            StoreConfig.defaults()
+                .withJournalFlush(settings.journalFlush())
+                .withOverprovisionPercent(settings.overprovisionPercent()),
             budget);
     resources.push(store);
     LOG.info(
@@ -113,7 +115,10 @@ public final class OsdDaemon implements AutoCloseable {
             + " shards in "
             + settings.dataDir()
             + ", journal flush "
-            + settings.journalFlush().optionName());
+            + settings.journalFlush().optionName()
+            + ", "
+            + settings.overprovisionPercent()
+            + "% of the segments over-provisioned");
     MemoryFit.check(
         settings.memoryLimitBytes(),
         CacheSizing.perShardBytes(settings.cacheBytes(), store.shardCount()) * store.shardCount(),

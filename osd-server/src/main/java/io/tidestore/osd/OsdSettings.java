@@ -29,6 +29,7 @@ import java.nio.file.Path;
  * @param mkfsShardBytes bytes per shard of that store
  * @param engine the threading engine (reactor or classic) and the classic engine's threads
  * @param journalFlush how the store's journal makes a record durable
+ * @param overprovisionPercent share of each shard's segments kept from users as cleaning headroom
  */
 public record OsdSettings(
     Path confFile,
@@ -48,7 +49,8 @@ public record OsdSettings(
     int mkfsShards,
     long mkfsShardBytes,
     EngineSettings engine,
-    JournalFlush journalFlush) {
+    JournalFlush journalFlush,
+    int overprovisionPercent) {
 
   /** The Prometheus exporter port of Ceph's mgr module, so dashboards find us where they look. */
   public static final int DEFAULT_METRICS_PORT = 9283;

@@ -55,7 +55,8 @@ class StoreObjectOpsTest {
         CleanerPolicy.GREEDY,
         6,
         2,
-        JournalFlush.SHARED_FDATASYNC);
+        JournalFlush.SHARED_FDATASYNC,
+        StoreConfig.DEFAULT_OVERPROVISION_PERCENT);
   }
 
   private interface Body {

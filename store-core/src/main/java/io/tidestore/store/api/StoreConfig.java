@@ -17,6 +17,9 @@ package io.tidestore.store.api;
  *     into them fail with NO_SPACE
  * @param journalFlush how a journal record becomes durable (RWF_DSYNC per record, or a shared
  *     fdatasync)
+ * @param overprovisionPercent share of the segments users may not fill (besides the reserve and the
+ *     open segment): headroom that keeps cleaning cheap when the store is nearly full, as an SSD
+ *     keeps spare flash. The capacity the store reports, and enforces with NO_SPACE, is the rest
  */
 public record StoreConfig(
     int maxBatchBytes,
@@ -27,7 +30,17 @@ public record StoreConfig(
     CleanerPolicy cleanerPolicy,
     int cleanerLowWaterSegments,
     int reserveSegments,
-    JournalFlush journalFlush) {
+    JournalFlush journalFlush,
+    int overprovisionPercent) {
+
+  /**
+   * Default headroom. Uniform random 4 KiB overwrites of a store filled to 90% of its capacity cost
+   * write amplification ~6.3 with 0% (victims 83% live), ~2.3 with 25% and ~1.95 with 30% (victims
+   * ~45% live), and the full store's throughput is bound by the disk bandwidth its cleaning takes
+   * (docs/benchmarks.md "Cleaner at 90% full"). Enterprise SSDs keep a similar share of spare flash
+   * for the same reason.
+   */
+  public static final int DEFAULT_OVERPROVISION_PERCENT = 30;
 
   public StoreConfig {
     if (maxBatchBytes < 8192 || maxBatchBytes % 4096 != 0) {
@@ -42,6 +55,10 @@ public record StoreConfig(
     }
     if (journalFlush == null) {
       throw new IllegalArgumentException("journalFlush is required");
+    }
+    if (overprovisionPercent < 0 || overprovisionPercent > 90) {
+      throw new IllegalArgumentException(
+          "overprovisionPercent must be within [0, 90]: " + overprovisionPercent);
     }
   }
 
@@ -68,7 +85,8 @@ public record StoreConfig(
         CleanerPolicy.GREEDY,
         3,
         2,
-        JournalFlush.RECORD_DSYNC);
+        JournalFlush.RECORD_DSYNC,
+        DEFAULT_OVERPROVISION_PERCENT);
   }
 
   public StoreConfig withCleanerPolicy(CleanerPolicy policy) {
@@ -81,7 +99,8 @@ public record StoreConfig(
         policy,
         cleanerLowWaterSegments,
         reserveSegments,
-        journalFlush);
+        journalFlush,
+        overprovisionPercent);
   }
 
   public StoreConfig withCheckpointEveryBytes(long bytes) {
@@ -94,7 +113,8 @@ public record StoreConfig(
         cleanerPolicy,
         cleanerLowWaterSegments,
         reserveSegments,
-        journalFlush);
+        journalFlush,
+        overprovisionPercent);
   }
 
   public StoreConfig withJournalFlush(JournalFlush flush) {
@@ -107,6 +127,21 @@ public record StoreConfig(
         cleanerPolicy,
         cleanerLowWaterSegments,
         reserveSegments,
-        flush);
+        flush,
+        overprovisionPercent);
+  }
+
+  public StoreConfig withOverprovisionPercent(int percent) {
+    return new StoreConfig(
+        maxBatchBytes,
+        maxBatchOps,
+        maxBatchAgeNanos,
+        maxBatchesInFlight,
+        checkpointEveryBytes,
+        cleanerPolicy,
+        cleanerLowWaterSegments,
+        reserveSegments,
+        journalFlush,
+        percent);
   }
 }

@@ -99,7 +99,8 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
 
   /** {@link VictimPicker#capacityBlocks} with the shard's reserve. */
   long capacityBlocks() {
-    return picker.capacityBlocks(shard.config.reserveSegments());
+    return picker.capacityBlocks(
+        shard.config.reserveSegments(), shard.config.overprovisionPercent());
   }
 
   long bytesWritten() {

@@ -36,10 +36,12 @@ final class VictimPicker {
    * segment the journal has open. The other segments count at the live blocks per segment that, if
    * every segment held exactly that many (overwrites spread evenly, the worst case for cleaning),
    * would still let cleaning net a whole segment beyond the reserve, after paying the relocation
-   * records' metadata: a store filled to exactly this capacity keeps taking overwrites. Writes that
-   * would map more blocks fail with NO_SPACE.
+   * records' metadata: a store filled to exactly this capacity keeps taking overwrites. Of that,
+   * users get at most {@code 100 - overprovisionPercent} percent of the segments' blocks: the
+   * headroom is what keeps victims mostly dead, and so cleaning cheap, when users fill what they
+   * were given. Writes that would map more blocks fail with NO_SPACE.
    */
-  long capacityBlocks(int reserveSegments) {
+  long capacityBlocks(int reserveSegments, int overprovisionPercent) {
     int closed = segs.count() - reserveSegments - 1;
     int perSegment = segs.blocksPerSegment();
     int live = perSegment;
@@ -48,7 +50,9 @@ final class VictimPicker {
             || (long) closed * netBlocks(perSegment, live) < perSegment)) {
       live--;
     }
-    return (long) Math.max(0, closed) * live;
+    long segmentsBlocks = (long) Math.max(0, closed) * perSegment;
+    return Math.min(
+        (long) Math.max(0, closed) * live, segmentsBlocks * (100 - overprovisionPercent) / 100);
   }
 
   private int netBlocks(int perSegment, int live) {

@@ -166,7 +166,14 @@ class StoreMeasurementsTest {
     int n = 20_000;
     try {
       ObjectStore.mkfs(dir, 1, shardBytes, seg);
-      StoreConfig cfg = StoreConfig.defaults().withCleanerPolicy(policy);
+      // -Dtidestore.measure.overprovision=P measures another headroom than the default.
+      StoreConfig cfg =
+          StoreConfig.defaults()
+              .withCleanerPolicy(policy)
+              .withOverprovisionPercent(
+                  Integer.getInteger(
+                      "tidestore.measure.overprovision",
+                      StoreConfig.DEFAULT_OVERPROVISION_PERCENT));
       try (ObjectStore store = ObjectStore.open(dir, cfg);
           IoQueue q = IoQueues.create(IoQueueConfig.defaults())) {
         ShardStore s = store.mountShard(0, q, ExtentCacheHook.NONE);
@@ -228,12 +235,13 @@ class StoreMeasurementsTest {
         long dev = journal + cleaner;
         long records = after.records() - before.records();
         System.out.printf(
-            "MEASURE cleaner %s: empty %.0f writes/s (max latency %.1f ms), 90%% full %.0f"
+            "MEASURE cleaner %s, %d%% over-provisioned: empty %.0f writes/s (max latency %.1f ms), 90%% full %.0f"
                 + " writes/s (max latency %.1f ms), ratio %.2f; WA in the full phase %.2f"
                 + " (journal %.2f, cleaner %.2f; %d records);"
                 + " longest wait for space in the full phase %.1f ms; segments cleaned %d (%d in"
                 + " the full phase, %.0f blocks relocated each)%n",
             policy,
+            cfg.overprovisionPercent(),
             n / (emptyNanos / 1e9),
             emptyLat / 1e6,
             n / (fullNanos / 1e9),

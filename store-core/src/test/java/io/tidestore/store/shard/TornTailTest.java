@@ -55,7 +55,8 @@ class TornTailTest {
             CleanerPolicy.GREEDY,
             6,
             2,
-            JournalFlush.SHARED_FDATASYNC);
+            JournalFlush.SHARED_FDATASYNC,
+            StoreConfig.DEFAULT_OVERPROVISION_PERCENT);
     try (StoreHarness h = new StoreHarness(dir, trial, noCheckpoints)) {
       for (int i = 0; i < OBJECTS; i++) {
         h.write(new ObjectKey(1, "o" + i), 0, content(i));

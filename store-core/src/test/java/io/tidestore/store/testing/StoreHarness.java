@@ -45,7 +45,8 @@ public final class StoreHarness implements AutoCloseable {
         CleanerPolicy.GREEDY,
         6,
         2,
-        JournalFlush.SHARED_FDATASYNC);
+        JournalFlush.SHARED_FDATASYNC,
+        0); // no headroom: users may fill up to the cleaner's break-even, its hardest case
   }
 
   public final Path dir;

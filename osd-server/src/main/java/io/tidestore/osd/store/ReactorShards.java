@@ -180,11 +180,25 @@ final class ReactorShards implements PassHook {
     }
   }
 
-  /** One journal submission per pass: every shard seals and writes its batch. */
+  /**
+   * One journal submission per pass: every shard seals and prepares its writes (and its reads and
+   * the cleaner's I/O), and the queue they share submits them all with one system call.
+   */
   @Override
   public void endOfPass() {
-    for (ShardStore shard : shards) {
-      shard.endOfPass();
+    queue.beginBatch();
+    try {
+      for (ShardStore shard : shards) {
+        shard.endOfPass();
+      }
+    } finally {
+      try {
+        queue.endBatch();
+      } catch (IOException e) {
+        // As when a shard submits alone (LogShard.submitQuietly): the SQEs stay published and go
+        // with the queue's next enter; only a broken ring fails here.
+        LOG.log(Level.SEVERE, reactor.name() + ": I/O submit failed", e);
+      }
     }
   }
 

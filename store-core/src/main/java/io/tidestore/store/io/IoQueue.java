@@ -93,6 +93,18 @@ public interface IoQueue extends AutoCloseable {
   /** Submits every prepared operation in one system call; returns how many were submitted. */
   int submit() throws IOException;
 
+  /**
+   * Opens a submission batch: until the matching {@link #endBatch}, {@link #submit} only notes that
+   * a submission is wanted (and returns 0), so the several owners of one queue, the shards of a
+   * reactor, reach the kernel with one system call per loop pass instead of one each. {@link
+   * #await} still submits everything. Owner thread only; batches nest. A no-op where submitting is
+   * not a system call.
+   */
+  default void beginBatch() {}
+
+  /** Closes a batch opened by {@link #beginBatch}; the outermost one submits what was held. */
+  default void endBatch() throws IOException {}
+
   /** Delivers every completion that is ready, without blocking; returns how many. */
   int poll();
 

@@ -59,6 +59,32 @@ class IoUringQueueContractTest extends IoQueueContractTest {
   }
 
   @Test
+  void aBatchHoldsSubmissionsUntilItsOutermostEnd() throws IOException, InterruptedException {
+    MemorySegment buffer = buffer().asSlice(0, 4096);
+    buffer.fill((byte) 7);
+    Recorder done = new Recorder();
+    queue.beginBatch();
+    queue.beginBatch(); // batches nest, as a pass's batch around a shard's own
+    queue.write(file, 0, buffer, done, 1);
+    assertEquals(0, queue.submit(), "held inside the batch");
+    queue.write(file, 4096, buffer, done, 2);
+    queue.submit();
+    queue.endBatch();
+    Thread.sleep(50);
+    assertEquals(0, queue.poll(), "nothing has reached the kernel yet");
+    assertEquals(0, done.deliveries);
+    queue.endBatch(); // submits both
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while (done.deliveries < 2 && System.nanoTime() - deadline < 0) {
+      queue.poll(); // reaps only: it never submits what a batch holds
+      Thread.onSpinWait();
+    }
+    assertEquals(4096, done.result(1));
+    assertEquals(4096, done.result(2));
+    assertThrows(IllegalStateException.class, queue::endBatch);
+  }
+
+  @Test
   void exposesAnEventfdAndRefusesAListener() {
     assertTrue(queue.completionFd() >= 0, queue.describe());
     assertThrows(IllegalStateException.class, () -> queue.setCompletionListener(() -> {}));

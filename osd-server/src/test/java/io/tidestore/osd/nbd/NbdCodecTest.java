@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
@@ -16,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The handshake and transmission handlers on an EmbeddedChannel, byte by byte per the spec. */
@@ -323,6 +325,70 @@ class NbdCodecTest {
     assertEquals(List.of(32L * (Nbd.SIMPLE_REPLY_HEADER + 4096)), counter.bytesAtFlush);
     for (int i = 0; i < 32; i++) {
       simpleReply(1000 + i, 0).skipBytes(4096);
+    }
+  }
+
+  /** Direct buffers handed out to the channel, to check that each one is released. */
+  private static final class TrackingAllocator extends AbstractByteBufAllocator {
+    final List<ByteBuf> direct = new ArrayList<>();
+
+    TrackingAllocator() {
+      super(false);
+    }
+
+    @Override
+    protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
+      return Unpooled.buffer(initialCapacity, maxCapacity);
+    }
+
+    @Override
+    protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
+      ByteBuf b = Unpooled.directBuffer(initialCapacity, maxCapacity);
+      direct.add(b);
+      return b;
+    }
+
+    @Override
+    public boolean isDirectBufferPooled() {
+      return false;
+    }
+  }
+
+  @Test
+  void writesArrivingInPiecesAreAssembledAndAPartOneIsFreedWhenTheClientGoes() {
+    TrackingAllocator alloc = new TrackingAllocator();
+    ch.config().setAllocator(alloc);
+    go("disk");
+    out();
+    byte[] data = new byte[300_000 - 300_000 % 4096];
+    new Random(7).nextBytes(data);
+    ByteBuf frame = Unpooled.buffer().writeInt(Nbd.REQUEST_MAGIC).writeShort(0);
+    frame.writeShort(Nbd.CMD_WRITE).writeLong(31).writeLong(8192).writeInt(data.length);
+    frame.writeBytes(data);
+    // A read request right behind the write, in the same pieces: header split, odd sizes.
+    frame.writeInt(Nbd.REQUEST_MAGIC).writeShort(0).writeShort(Nbd.CMD_READ);
+    frame.writeLong(32).writeLong(8192).writeInt(data.length);
+    int[] pieces = {5, 23, 1, 4095, 65536, 7, 65536, 100_000};
+    for (int i = 0; frame.isReadable(); i++) {
+      ch.writeInbound(
+          frame.readRetainedSlice(Math.min(pieces[i % pieces.length], frame.readableBytes())));
+    }
+    frame.release();
+    simpleReply(31, 0);
+    byte[] back = new byte[data.length];
+    simpleReply(32, 0).readBytes(back);
+    assertArrayEquals(data, back);
+    assertArrayEquals(data, Arrays.copyOfRange(disk.bytes(), 8192, 8192 + data.length));
+
+    // A write cut off in its payload: the buffer it was being assembled in goes with the channel.
+    ByteBuf cut = Unpooled.buffer().writeInt(Nbd.REQUEST_MAGIC).writeShort(0);
+    cut.writeShort(Nbd.CMD_WRITE).writeLong(33).writeLong(0).writeInt(65536);
+    ch.writeInbound(cut.writeBytes(new byte[1000]));
+    ch.close();
+    out();
+    assertFalse(alloc.direct.isEmpty());
+    for (ByteBuf b : alloc.direct) {
+      assertEquals(0, b.refCnt(), "a direct buffer outlived the connection");
     }
   }
 }

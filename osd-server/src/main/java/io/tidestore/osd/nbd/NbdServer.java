@@ -1,6 +1,7 @@
 package io.tidestore.osd.nbd;
 
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -60,6 +61,16 @@ public final class NbdServer implements AutoCloseable {
     return start(reactors, address, port, exports, limits, OpLatencies.NONE);
   }
 
+  /**
+   * Largest single read from a client's socket. At 64 KiB x 16 fio keeps 1 MiB of writes in flight;
+   * reads capped at 64 KiB took sixteen recvfrom calls to bring that in, each taking the socket
+   * lock that the client's sends contend for (a contended lock spins in the hypervisor on this VM).
+   * In A/B runs reads of up to 256 KiB took 64 KiB durable writes from ~6.4k to ~10k a second
+   * (docs/benchmarks.md "NBD socket reads"). A write's payload slice keeps its read buffer alive
+   * until the shard has copied it, so this also bounds what one payload can pin.
+   */
+  static final int MAX_READ_BYTES = 256 << 10;
+
   /** As above, recording every command's latency into {@code latencies}. */
   public static NbdServer start(
       Reactors reactors,
@@ -74,6 +85,9 @@ public final class NbdServer implements AutoCloseable {
             .group(reactors.group())
             .channel(reactors.transport().serverChannel())
             .childOption(ChannelOption.TCP_NODELAY, true)
+            .childOption(
+                ChannelOption.RCVBUF_ALLOCATOR,
+                new AdaptiveRecvByteBufAllocator(64, 2048, MAX_READ_BYTES).maxMessagesPerRead(16))
             .childHandler(
                 new ChannelInitializer<Channel>() {
                   @Override

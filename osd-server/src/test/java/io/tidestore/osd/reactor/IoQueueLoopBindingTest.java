@@ -1,11 +1,11 @@
 package io.tidestore.osd.reactor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.channel.IoEventLoop;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.EpollIoHandler;
 import io.tidestore.store.io.AlignedBufferPool;
 import io.tidestore.store.io.IoBackend;
 import io.tidestore.store.io.IoCompletion;
@@ -26,11 +26,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A real Netty 4.2 epoll event loop reaps ring completions on its own thread: the queue is created
- * and driven on the loop thread, nothing else calls poll() or await(), and completions arrive
- * through the eventfd (or, for the fallback, through the listener).
+ * A real Netty 4.2 event loop, epoll and io_uring alike, reaps ring completions on its own thread:
+ * the queue is created and driven on the loop thread, nothing else calls poll() or await(), and
+ * completions arrive through the eventfd (or, for the fallback, through the listener).
  */
 class IoQueueLoopBindingTest {
   private static final int OPS = 64;
@@ -39,10 +41,14 @@ class IoQueueLoopBindingTest {
   private IoEventLoop loop;
   private Path dir;
 
+  private void startLoop(Transport transport) {
+    assertNull(transport.unavailabilityCause(), transport.label() + " works on this machine");
+    group = new MultiThreadIoEventLoopGroup(1, transport.handlerFactory());
+    loop = group.next();
+  }
+
   @BeforeEach
   void setUp() throws IOException {
-    group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
-    loop = group.next();
     // O_DIRECT needs a real file system (tmpfs refuses it).
     dir =
         Files.createTempDirectory(
@@ -51,7 +57,9 @@ class IoQueueLoopBindingTest {
 
   @AfterEach
   void tearDown() throws Exception {
-    group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    if (group != null) {
+      group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    }
     try (var files = Files.list(dir)) {
       for (Path p : files.toList()) {
         Files.deleteIfExists(p);
@@ -117,7 +125,9 @@ class IoQueueLoopBindingTest {
     }
   }
 
-  private void reapsOnTheLoop(IoQueueConfig config, IoBackend expected) throws Exception {
+  private void reapsOnTheLoop(Transport transport, IoQueueConfig config, IoBackend expected)
+      throws Exception {
+    startLoop(transport);
     Shard shard =
         onLoop(
             () -> {
@@ -136,6 +146,12 @@ class IoQueueLoopBindingTest {
               shard.close();
               return n;
             });
+    // The loop lets go of the eventfd once closed (io_uring: after the armed poll is cancelled).
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!onLoop(shard.binding::released) && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertTrue(onLoop(shard.binding::released), "the loop released the eventfd");
     assertTrue(!shard.offLoop, "every completion ran on the loop thread");
     // Each CQE can signal the eventfd twice (when its completion work is queued under
     // DEFER_TASKRUN, and when it is posted): a busy loop would wake orders of magnitude more.
@@ -143,33 +159,68 @@ class IoQueueLoopBindingTest {
     assertTrue(wakeups >= 1 && wakeups <= 2 * cqes, "woken per completion, not spun: " + wakeups);
   }
 
-  @Test
-  void ioUringCompletionsWakeTheEpollLoopThroughTheEventfd() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void ioUringCompletionsWakeTheLoopThroughTheEventfd(Transport transport) throws Exception {
     // Default config: DEFER_TASKRUN where the kernel has it, the hardest case for a wake-up.
     IoQueueConfig config =
         IoQueueConfig.defaults().withCapacity(OPS).withBackend(IoQueueConfig.Backend.IO_URING);
-    reapsOnTheLoop(config, IoBackend.IO_URING);
+    reapsOnTheLoop(transport, config, IoBackend.IO_URING);
   }
 
-  @Test
-  void ioUringWithoutDeferTaskrunToo() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void ioUringWithoutDeferTaskrunToo(Transport transport) throws Exception {
     IoQueueConfig config =
         IoQueueConfig.defaults()
             .withCapacity(OPS)
             .withBackend(IoQueueConfig.Backend.IO_URING)
             .withDeferTaskrun(false);
-    reapsOnTheLoop(config, IoBackend.IO_URING);
+    reapsOnTheLoop(transport, config, IoBackend.IO_URING);
   }
 
-  @Test
-  void fallbackCompletionsReachTheLoopThroughTheListener() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void fallbackCompletionsReachTheLoopThroughTheListener(Transport transport) throws Exception {
     IoQueueConfig config =
         IoQueueConfig.defaults().withCapacity(OPS).withBackend(IoQueueConfig.Backend.FILE_CHANNEL);
-    reapsOnTheLoop(config, IoBackend.FILE_CHANNEL);
+    reapsOnTheLoop(transport, config, IoBackend.FILE_CHANNEL);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void aClosedBindingNoLongerReaps(Transport transport) throws Exception {
+    startLoop(transport);
+    IoQueueConfig config =
+        IoQueueConfig.defaults().withCapacity(OPS).withBackend(IoQueueConfig.Backend.IO_URING);
+    Shard shard = onLoop(() -> new Shard(config));
+    onLoop(
+        () -> {
+          shard.binding.close();
+          shard.writeAll();
+          return null;
+        });
+    // Nothing watches the eventfd now, so under DEFER_TASKRUN the writes stay unreaped.
+    Thread.sleep(300);
+    assertEquals(0, onLoop(() -> shard.completed));
+    onLoop(
+        () -> {
+          while (shard.queue.inFlight() > 0) {
+            shard.queue.await(TimeUnit.SECONDS.toNanos(5));
+          }
+          return null;
+        });
+    shard.allDone.get(5, TimeUnit.SECONDS);
+    onLoop(
+        () -> {
+          shard.close();
+          return null;
+        });
   }
 
   @Test
   void bindingOffTheLoopIsRefused() throws Exception {
+    startLoop(Transport.EPOLL);
     IoQueue queue = IoQueues.create(IoQueueConfig.defaults().withCapacity(8));
     try {
       IllegalStateException e =

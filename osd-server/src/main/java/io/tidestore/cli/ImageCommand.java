@@ -71,6 +71,9 @@ final class ImageCommand {
         ShardAwareClient.connect(group, NioSocketChannel.class, address)
             .get(30, TimeUnit.SECONDS)) {
       return action.run(client, spec.commandLine().getOut());
+    } catch (ImageError e) {
+      spec.commandLine().getErr().println("tidestore image: " + e.getMessage());
+      return 1;
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       spec.commandLine().getErr().println("tidestore image: " + cause.getMessage());
@@ -89,15 +92,57 @@ final class ImageCommand {
     }
   }
 
+  /**
+   * The image's size from its header.
+   *
+   * @throws ImageError no such image, or a malformed size xattr
+   */
   static long size(ShardAwareClient client, String name) throws Exception {
-    ByteBuf value =
-        client
-            .getXattr(ImageHeaders.headerObject(name), ImageHeaders.SIZE_XATTR)
-            .get(30, TimeUnit.SECONDS);
+    ByteBuf value;
     try {
-      return ImageHeaders.size(value);
+      value =
+          client
+              .getXattr(ImageHeaders.headerObject(name), ImageHeaders.SIZE_XATTR)
+              .get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof OpException op
+          && (op.status() == Status.ENOENT || op.status() == Status.ENODATA)) {
+        throw new ImageError("no image " + name);
+      }
+      throw e;
+    }
+    long bytes;
+    try {
+      bytes = ImageHeaders.size(value);
     } finally {
       value.release();
+    }
+    if (bytes < 0) {
+      throw new ImageError(
+          "image " + name + " has a malformed size xattr (`tidestore image rm` still removes it)");
+    }
+    return bytes;
+  }
+
+  /** A refusal worth one line to the user, exit status 1. */
+  static final class ImageError extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    ImageError(String message) {
+      super(message);
+    }
+  }
+
+  /** True when the header object exists, whatever its size xattr holds. */
+  static boolean exists(ShardAwareClient client, String name) throws Exception {
+    try {
+      client.stat(ImageHeaders.headerObject(name)).get(30, TimeUnit.SECONDS);
+      return true;
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof OpException op && op.status() == Status.ENOENT) {
+        return false;
+      }
+      throw e;
     }
   }
 
@@ -124,39 +169,76 @@ final class ImageCommand {
     return bytes;
   }
 
-  /** Removes the data objects of {@code name} at or beyond {@code fromBytes}. */
-  static void dropData(ShardAwareClient client, String name, long fromBytes, long toBytes)
-      throws Exception {
+  /**
+   * Removes whatever data {@code name} holds at or beyond {@code fromBytes}: the data objects past
+   * it are removed and the object it falls in is cut there, so those bytes read back as zeros if
+   * the image grows again. Only objects that exist are visited (listed by name, see {@link
+   * #dataObjects}), so the cost follows the data written, not the image's nominal size.
+   */
+  static void dropData(ShardAwareClient client, String name, long fromBytes) throws Exception {
     ImageLayout layout = ImageHeaders.layout(name);
-    long first = layout.objectCount(fromBytes);
+    long firstWhole = layout.objectCount(fromBytes); // the first object wholly past fromBytes
     List<CompletableFuture<Void>> removals = new ArrayList<>();
-    for (long object = first; object < layout.objectCount(toBytes); object++) {
-      removals.add(
-          client
-              .remove(layout.dataObjectName(object))
-              .exceptionally(
-                  e -> {
-                    Throwable cause = e.getCause() == null ? e : e.getCause();
-                    if (cause instanceof OpException op && op.status() == Status.ENOENT) {
-                      return null; // never written
-                    }
-                    throw new java.util.concurrent.CompletionException(cause);
-                  }));
+    boolean cut = false;
+    for (long object : dataObjects(client, name)) {
+      if (object >= firstWhole) {
+        removals.add(ignoreMissing(client.remove(layout.dataObjectName(object))));
+      } else if (object == layout.objectNumber(fromBytes)) {
+        cut = true; // the object fromBytes falls in, present: cut below
+      }
     }
     for (CompletableFuture<Void> removal : removals) {
       removal.get(60, TimeUnit.SECONDS);
     }
-    if (fromBytes % layout.objectSize() != 0 && fromBytes < toBytes) {
-      // The last kept object holds bytes past the new end: cut them so a later grow reads zeros.
+    if (cut && layout.offsetInObject(fromBytes) != 0) {
       String last = layout.dataObjectName(layout.objectNumber(fromBytes));
-      try {
-        client.truncate(last, layout.offsetInObject(fromBytes)).get(30, TimeUnit.SECONDS);
-      } catch (ExecutionException e) {
-        if (!(e.getCause() instanceof OpException op && op.status() == Status.ENOENT)) {
-          throw e;
+      ignoreMissing(client.truncate(last, layout.offsetInObject(fromBytes)))
+          .get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  private static CompletableFuture<Void> ignoreMissing(CompletableFuture<Void> op) {
+    return op.exceptionally(
+        e -> {
+          Throwable cause = e.getCause() == null ? e : e.getCause();
+          if (cause instanceof OpException o && o.status() == Status.ENOENT) {
+            return null; // gone already
+          }
+          throw new java.util.concurrent.CompletionException(cause);
+        });
+  }
+
+  /**
+   * The object numbers of {@code name}'s data objects that exist, from every shard. Names list in
+   * order, and {@code rbd_data.NAME.} prefixes this image's objects only (image names hold no
+   * dots), so each shard's listing starts right at the prefix and stops where it ends.
+   */
+  static List<Long> dataObjects(ShardAwareClient client, String name) throws Exception {
+    String prefix = ImageHeaders.dataPrefix(name);
+    List<Long> objects = new ArrayList<>();
+    for (int shard = 0; shard < client.shardMap().shards(); shard++) {
+      String after = prefix;
+      boolean more = true;
+      while (more) {
+        ListPage page = client.list(shard, after, 1024).get(30, TimeUnit.SECONDS);
+        for (String object : page.names()) {
+          if (!object.startsWith(prefix)) {
+            more = false;
+            break;
+          }
+          try {
+            objects.add(Long.parseUnsignedLong(object.substring(prefix.length()), 16));
+          } catch (NumberFormatException e) {
+            // Not a data object of ours (written through the object protocol): leave it.
+          }
+        }
+        more &= page.more() && !page.names().isEmpty();
+        if (more) {
+          after = page.names().getLast();
         }
       }
     }
+    return objects;
   }
 
   @Command(name = "create", mixinStandardHelpOptions = true, description = "Create an image.")
@@ -177,15 +259,13 @@ final class ImageCommand {
       return parent.withClient(
           spec,
           (client, out) -> {
-            try {
-              size(client, name);
+            if (exists(client, name)) {
               spec.commandLine().getErr().println("tidestore image: " + name + " already exists");
               return 1;
-            } catch (ExecutionException e) {
-              if (!(e.getCause() instanceof OpException op && op.status() == Status.ENOENT)) {
-                throw e;
-              }
             }
+            // Data left under this name (an interrupted rm, a client that kept writing to the
+            // old image) must not show through the new one.
+            dropData(client, name, 0);
             setSize(client, name, bytes);
             out.println("created " + name + " (" + bytes + " bytes)");
             return 0;
@@ -270,10 +350,12 @@ final class ImageCommand {
           spec,
           (client, out) -> {
             long old = size(client, name);
+            // Data first, size last: interrupted, the image keeps its old size with the cut
+            // part already zero, and the shrink can simply run again. The same on a grow, for
+            // any data past the old end (left there by an interrupted shrink of an older build,
+            // or written by a client racing the shrink).
+            dropData(client, name, Math.min(bytes, old));
             setSize(client, name, bytes);
-            if (bytes < old) {
-              dropData(client, name, bytes, old);
-            }
             out.println("resized " + name + " from " + old + " to " + bytes + " bytes");
             return 0;
           });
@@ -294,8 +376,12 @@ final class ImageCommand {
       return parent.withClient(
           spec,
           (client, out) -> {
-            long bytes = size(client, name);
-            dropData(client, name, 0, bytes);
+            if (!exists(client, name)) {
+              throw new ImageError("no image " + name);
+            }
+            // Whatever the header says (even a malformed size): every data object goes, then
+            // the header, so an interrupted rm leaves an image that rm can finish.
+            dropData(client, name, 0);
             client.remove(ImageHeaders.headerObject(name)).get(30, TimeUnit.SECONDS);
             out.println("removed " + name);
             return 0;

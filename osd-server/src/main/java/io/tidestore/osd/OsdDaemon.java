@@ -3,6 +3,7 @@ package io.tidestore.osd;
 import io.tidestore.cli.VersionInfo;
 import io.tidestore.osd.admin.AdminHttpServer;
 import io.tidestore.osd.image.ImageCatalog;
+import io.tidestore.osd.image.ImageHeaderWatch;
 import io.tidestore.osd.metrics.CacheMetrics;
 import io.tidestore.osd.metrics.MemoryMetrics;
 import io.tidestore.osd.metrics.NettyMemory;
@@ -146,12 +147,14 @@ public final class OsdDaemon implements AutoCloseable {
     CacheMetrics.bind(metrics.registry(), ops.caches());
     resources.push(ops);
     ops.observeJournals(StoreMetrics.bind(metrics, store.shardCount(), ops::shardStats));
+    // NBD exports; the object protocol reports header changes to them (ImageHeaderWatch).
+    ImageCatalog images = new ImageCatalog(ops, settings.nbdDefaultImage());
     objects =
         ObjectProtocolServer.start(
             reactors,
             settings.listenAddress(),
             settings.objectPort(),
-            ops,
+            new ImageHeaderWatch(ops, images),
             ServerLimits.DEFAULT,
             OpLatencies.register(
                 metrics,
@@ -165,7 +168,7 @@ public final class OsdDaemon implements AutoCloseable {
             reactors,
             settings.listenAddress(),
             settings.nbdPort(),
-            new ImageCatalog(ops, settings.nbdDefaultImage()),
+            images,
             NbdServer.Limits.DEFAULT,
             OpLatencies.register(
                 metrics,

@@ -12,16 +12,21 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The images the daemon exports over NBD, read from their header objects ({@link ImageHeaders})
  * each time a client asks, so images created or resized through the object protocol are seen at
  * once. An empty export name means the configured default image. Calls go through {@link
  * ObjectOps}, so, as it requires, they must come from a reactor thread (the NBD handshake's).
+ *
+ * <p>Every connection to one image shares its {@link LiveSize}, which {@link ImageHeaderWatch}
+ * keeps in step with the header as the object protocol resizes or removes the image.
  */
 public final class ImageCatalog implements ImageExports {
   private final ObjectOps ops;
   private final String defaultImage;
+  private final ConcurrentHashMap<String, LiveSize> open = new ConcurrentHashMap<>();
 
   public ImageCatalog(ObjectOps ops, String defaultImage) {
     this.ops = ops;
@@ -56,10 +61,36 @@ public final class ImageCatalog implements ImageExports {
                 throw new CompletionException(
                     new OpException(Status.EIO, "image " + image + " has a malformed size"));
               }
+              LiveSize live =
+                  open.compute(image, (k, known) -> known == null ? new LiveSize(size) : known);
+              live.set(size); // what the header says now
               return Optional.of(
                   (BlockImage)
-                      new ObjectImage(ops, ImageHeaders.layout(image), image, size, false));
+                      new ObjectImage(ops, ImageHeaders.layout(image), image, live, false));
             });
+  }
+
+  /** The header of {@code image} now says {@code size} (-1: malformed, taken as removed). */
+  void resized(String image, long size) {
+    if (size < 0) {
+      removed(image);
+      return;
+    }
+    LiveSize live = open.get(image);
+    if (live != null) {
+      live.set(size);
+    }
+  }
+
+  /**
+   * {@code image}'s header is gone: connections still open to it see size 0, and an image created
+   * later under the same name starts with a size of its own.
+   */
+  void removed(String image) {
+    LiveSize live = open.remove(image);
+    if (live != null) {
+      live.set(0);
+    }
   }
 
   @Override

@@ -29,12 +29,18 @@ public final class ImageHeaders {
     return new ImageLayout(name, ImageLayout.DEFAULT_OBJECT_SIZE);
   }
 
+  /** The prefix of every data object of image {@code name}: {@code rbd_data.NAME.}. */
+  public static String dataPrefix(String name) {
+    return "rbd_data." + name + ".";
+  }
+
   public static String headerObject(String name) {
     return HEADER_PREFIX + name;
   }
 
-  /** Decodes the size xattr, or -1 when it is not 8 bytes. */
+  /** Decodes the size xattr, or -1 when it is not 8 bytes or above 2^63 - 1 (malformed). */
   public static long size(ByteBuf value) {
-    return value.readableBytes() == 8 ? value.getLong(value.readerIndex()) : -1;
+    long size = value.readableBytes() == 8 ? value.getLong(value.readerIndex()) : -1;
+    return Math.max(size, -1);
   }
 }

@@ -28,11 +28,16 @@ public final class ObjectImage implements BlockImage {
   private final ObjectOps ops;
   private final ImageLayout layout;
   private final String name;
-  private final long size;
+  private final LiveSize size;
   private final boolean readOnly;
   private final ImageDataPath dataPath; // null when ops is not a PieceIo: the future-based path
 
   public ObjectImage(ObjectOps ops, ImageLayout layout, String name, long size, boolean readOnly) {
+    this(ops, layout, name, new LiveSize(size), readOnly);
+  }
+
+  /** An image whose size follows {@code size} (see {@link LiveSize}). */
+  ObjectImage(ObjectOps ops, ImageLayout layout, String name, LiveSize size, boolean readOnly) {
     if (layout.objectSize() > ZEROS.length) {
       throw new IllegalArgumentException("object size above " + ZEROS.length);
     }
@@ -43,7 +48,8 @@ public final class ObjectImage implements BlockImage {
     this.readOnly = readOnly;
     this.dataPath =
         ops instanceof PieceIo io
-            ? new ImageDataPath(layout, new PieceTargets(io, layout, layout.objectCount(size)))
+            ? new ImageDataPath(
+                layout, new PieceTargets(io, layout, layout.objectCount(size.get())))
             : null;
   }
 
@@ -54,7 +60,7 @@ public final class ObjectImage implements BlockImage {
 
   @Override
   public long size() {
-    return size;
+    return size.get();
   }
 
   @Override

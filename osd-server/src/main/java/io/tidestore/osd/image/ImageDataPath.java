@@ -5,6 +5,7 @@ import io.tidestore.osd.nbd.BlockImage;
 import io.tidestore.osd.store.StoreErrors;
 import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.api.StoreException;
+import io.tidestore.store.record.Blocks;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -12,18 +13,42 @@ import java.lang.foreign.MemorySegment;
  * bytes directly into the caller's reply buffer (no intermediate buffer, no zeroing of bytes about
  * to be overwritten: only holes and the tail past an object's end are zeroed), and a request that
  * stays within one object, the common case, costs one completion object. Requests crossing object
- * boundaries fan out and join. One instance per connection, on its reactor thread (where {@link
- * PieceIo} completes too, so the join needs no atomics).
+ * boundaries fan out and join. So does a write longer than the store's largest single write ({@link
+ * PieceIo#maxWriteBytes}, under 4 MiB on small shards, less than NBD's 32 MiB maximum payload): it
+ * goes in chunks of at most that, and completes once all are durable, which NBD allows (a write is
+ * not atomic, only acknowledged once every byte is). One instance per connection, on its reactor
+ * thread (where {@link PieceIo} completes too, so the join needs no atomics).
  */
 final class ImageDataPath {
   private final ImageLayout layout;
   private final PieceTargets targets;
   private final PieceIo io;
+  private final int maxWrite; // the store's largest single write
+  private final int maxSpan; // the most blocks' bytes one write may touch
 
   ImageDataPath(ImageLayout layout, PieceTargets targets) {
     this.layout = layout;
     this.targets = targets;
     this.io = targets.io();
+    this.maxWrite = io.maxWriteBytes();
+    if (maxWrite <= 0) {
+      throw new IllegalArgumentException("store accepts writes of " + maxWrite + " bytes");
+    }
+    // The store sizes a write's journal record by the blocks it touches, and its limit holds for
+    // block-aligned writes: an unaligned one of maxWrite bytes touches one block more and never
+    // fits a segment. So a write goes whole only when the blocks it touches fit the limit, and
+    // chunks end on block boundaries.
+    this.maxSpan = maxWrite >= Blocks.SIZE ? maxWrite & -Blocks.SIZE : maxWrite;
+  }
+
+  /** Bytes of the blocks a write of {@code length} at {@code objectOffset} touches. */
+  private int span(int objectOffset, int length) {
+    if (maxSpan < Blocks.SIZE) {
+      return length; // a limit below one block: count bytes only
+    }
+    int first = objectOffset & -Blocks.SIZE;
+    int end = (int) (((long) objectOffset + length + Blocks.SIZE - 1) & -Blocks.SIZE);
+    return end - first;
   }
 
   void readInto(long offset, int length, ByteBuf into, BlockImage.Done done) {
@@ -56,23 +81,30 @@ final class ImageDataPath {
   void write(long offset, ByteBuf data, BlockImage.Done done) {
     int length = data.readableBytes();
     int inObject = layout.offsetInObject(offset);
-    if (inObject + length <= layout.objectSize()) {
+    if (inObject + length <= layout.objectSize() && span(inObject, length) <= maxSpan) {
       io.write(targets.of(layout.objectNumber(offset)), inObject, data, new Join(done));
       return;
     }
+    // Pieces split at object boundaries and, within an object, into chunks of at most maxSpan
+    // bytes of blocks, each ending on a block boundary (so only the first may start off one).
     Join join = new Join(done);
     try {
-      layout.forEachExtent(
-          offset,
-          length,
-          (object, objectOffset, pieceLength, at) -> {
-            join.left++;
-            io.write(
-                targets.of(object),
-                objectOffset,
-                data.retainedSlice(data.readerIndex() + (int) at, pieceLength),
-                join);
-          });
+      int base = data.readerIndex();
+      int objectSize = layout.objectSize();
+      for (int at = 0; at < length; ) {
+        long position = offset + at;
+        int objectOffset = layout.offsetInObject(position);
+        int chunkEnd =
+            maxSpan < Blocks.SIZE
+                ? objectOffset + maxSpan
+                : (objectOffset & -Blocks.SIZE) + maxSpan;
+        int piece =
+            Math.min(Math.min(length - at, objectSize - objectOffset), chunkEnd - objectOffset);
+        PieceIo.Target target = targets.of(layout.objectNumber(position));
+        join.left++;
+        io.write(target, objectOffset, data.retainedSlice(base + at, piece), join);
+        at += piece;
+      }
     } finally {
       data.release();
     }

@@ -31,6 +31,17 @@ public interface PieceIo {
    */
   void read(Target target, long offset, MemorySegment into, StoreCompletion<Integer> done);
 
-  /** Writes {@code data} (released by the callee); completes once durable. */
+  /**
+   * Writes {@code data} (released by the callee), at most {@link #maxWriteBytes()} bytes; completes
+   * once durable. A longer write fails (EINVAL from the store).
+   */
   void write(Target target, long offset, ByteBuf data, StoreCompletion<Void> done);
+
+  /**
+   * The largest {@code data} one {@link #write} accepts, for every target: the store's largest
+   * single write ({@link io.tidestore.store.api.ShardStore#maxWriteBytes}), which depends on the
+   * store's segment size (under 4 MiB on 256 MiB shards, under 1 MiB on 64 MiB ones). Callers split
+   * longer writes. Constant; any thread.
+   */
+  int maxWriteBytes();
 }

@@ -1,5 +1,7 @@
 package io.tidestore.osd.nbd;
 
+import io.tidestore.store.record.Blocks;
+
 /**
  * NBD protocol constants, from the protocol specification: doc/proto.md of the NBD project
  * (github.com/NetworkBlockDevice/nbd), sections "Handshake", "Option types", "Option reply types",
@@ -76,10 +78,24 @@ final class Nbd {
   static final int ENOTSUP = 95;
   static final int ESHUTDOWN = 108;
 
-  /** Block sizes we advertise in NBD_INFO_BLOCK_SIZE: any byte granularity, 4 KiB preferred. */
+  /**
+   * Block sizes we advertise in NBD_INFO_BLOCK_SIZE. Minimum 1: the store takes writes of any byte
+   * range.
+   */
   static final int MIN_BLOCK = 1;
 
-  static final int PREFERRED_BLOCK = 4096;
+  /**
+   * Preferred: the store's block ({@link Blocks#SIZE}); a write covering only part of one makes the
+   * store read the rest of it first (a read-modify-write).
+   */
+  static final int PREFERRED_BLOCK = Blocks.SIZE;
+
+  /**
+   * Maximum payload, the spec's recommended 32 MiB. Larger than the store's largest single write on
+   * shards under 1 GiB (ShardStore#maxWriteBytes, 4 MiB less 8 KiB on 256 MiB shards): the image
+   * data path writes such a payload in chunks the store accepts, so every write up to this
+   * succeeds.
+   */
   static final int MAX_PAYLOAD = 32 << 20;
 
   /** Largest option payload accepted (a 4096-byte name plus fields, with room). */

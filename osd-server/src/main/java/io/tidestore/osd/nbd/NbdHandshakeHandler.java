@@ -6,6 +6,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.tidestore.osd.metrics.OpLatencies;
+import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +14,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -26,7 +29,10 @@ import java.util.logging.Logger;
  * and NBD_INFO_BLOCK_SIZE always). Any other option is answered NBD_REP_ERR_UNSUP after its data is
  * skipped. An option longer than {@link Nbd#MAX_OPTION_LENGTH} is skipped without buffering and
  * answered NBD_REP_ERR_TOO_BIG. A bad option magic or unknown client flags end the connection, as
- * the spec requires. One instance per channel, on its event loop.
+ * the spec requires. A connection that has not started transmission {@link
+ * NbdServer.Limits#handshakeTimeout} after its greeting is closed with one log line. A failure (a
+ * reset, say) ends here with one line, as in transmission, never at the pipeline's tail. One
+ * instance per channel, on its event loop.
  */
 @SuppressWarnings("FutureReturnValueIgnored") // write failures close the channel
 final class NbdHandshakeHandler extends ByteToMessageDecoder {
@@ -40,6 +46,7 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
   private long discarding; // bytes of an over-long option still to skip
   private int discardingOption;
   private boolean waiting; // an option waits for the image catalog; later bytes stay buffered
+  private ScheduledFuture<?> deadline; // closes the connection if the handshake takes too long
 
   NbdHandshakeHandler(ImageExports exports, NbdServer.Limits limits, OpLatencies latencies) {
     this.exports = exports;
@@ -49,6 +56,21 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
 
   @Override
   public void channelActive(ChannelHandlerContext ctx) throws Exception {
+    deadline =
+        ctx.executor()
+            .schedule(
+                () -> {
+                  if (!ctx.isRemoved() && ctx.channel().isActive()) {
+                    LOG.warning(
+                        ctx.channel().remoteAddress()
+                            + ": NBD handshake not done in "
+                            + limits.handshakeTimeout().toMillis()
+                            + " ms, closing");
+                    ctx.close();
+                  }
+                },
+                limits.handshakeTimeout().toNanos(),
+                TimeUnit.NANOSECONDS);
     ByteBuf greeting = ctx.alloc().buffer(18);
     greeting.writeLong(Nbd.NBDMAGIC);
     greeting.writeLong(Nbd.IHAVEOPT);
@@ -300,6 +322,26 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
         .addAfter(ctx.name(), "nbd-requests", new NbdRequestDecoder())
         .addAfter("nbd-requests", "nbd-commands", new NbdCommandHandler(image, limits, latencies));
     ctx.pipeline().remove(this);
+  }
+
+  @Override
+  protected void handlerRemoved0(ChannelHandlerContext ctx) {
+    // Transmission started, or the channel is gone.
+    if (deadline != null) {
+      deadline.cancel(false);
+      deadline = null;
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (cause instanceof IOException) {
+      // Resets and broken pipes are the peer's business; one line, no trace.
+      LOG.info(ctx.channel().remoteAddress() + ": " + cause.getMessage() + ", closing");
+    } else {
+      LOG.log(Level.WARNING, ctx.channel().remoteAddress() + ": NBD handshake failed", cause);
+    }
+    ctx.close();
   }
 
   static int transmissionFlags(BlockImage image) {

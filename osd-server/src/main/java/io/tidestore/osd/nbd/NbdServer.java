@@ -10,6 +10,7 @@ import io.tidestore.osd.reactor.Reactors;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.logging.Logger;
 
 /**
@@ -26,14 +27,28 @@ public final class NbdServer implements AutoCloseable {
    * Per-connection limits.
    *
    * @param maxInFlight commands in flight before the server stops reading the connection
+   * @param handshakeTimeout how long a new connection may take from its greeting to the option that
+   *     starts transmission before it is closed (so connections that never negotiate do not pile
+   *     up)
    */
-  public record Limits(int maxInFlight) {
+  public record Limits(int maxInFlight, Duration handshakeTimeout) {
+    /** The default handshake timeout: 10 s, as the object protocol allows for HELLO. */
+    public static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
+
     public static final Limits DEFAULT = new Limits(128);
 
     public Limits {
       if (maxInFlight < 1) {
         throw new IllegalArgumentException("maxInFlight must be positive");
       }
+      if (handshakeTimeout.isNegative() || handshakeTimeout.isZero()) {
+        throw new IllegalArgumentException("handshakeTimeout must be positive");
+      }
+    }
+
+    /** {@code maxInFlight} with the default {@link #HANDSHAKE_TIMEOUT}. */
+    public Limits(int maxInFlight) {
+      this(maxInFlight, HANDSHAKE_TIMEOUT);
     }
   }
 

@@ -36,6 +36,7 @@ final class ReactorShards implements PassHook {
   private final List<ShardStore> shards;
   private final List<ExtentCache> caches;
   private final IoQueueLoopBinding binding;
+  private final long maxWriteBytes;
 
   private ReactorShards(
       Reactor reactor,
@@ -48,6 +49,11 @@ final class ReactorShards implements PassHook {
     this.shards = shards;
     this.caches = caches;
     this.binding = binding;
+    long max = Long.MAX_VALUE;
+    for (ShardStore shard : shards) {
+      max = Math.min(max, shard.maxWriteBytes());
+    }
+    this.maxWriteBytes = max;
   }
 
   /**
@@ -150,6 +156,14 @@ final class ReactorShards implements PassHook {
       }
     }
     throw new IllegalArgumentException(reactor.name() + " does not own shard " + id);
+  }
+
+  /**
+   * The largest single write every owned shard accepts (fixed by the store's geometry, read once at
+   * mount on the reactor). Any thread.
+   */
+  long maxWriteBytes() {
+    return maxWriteBytes;
   }
 
   /** Shard {@code id}, which this reactor owns. Reactor thread only. */

@@ -46,6 +46,7 @@ public final class StoreObjectOps implements ObjectOps, PieceIo, AutoCloseable {
   private final int[] owners;
   private final List<ReactorShards> reactors = new ArrayList<>();
   private final ReactorShards[] byShard;
+  private int maxWriteBytes; // the smallest of every shard's; set by start before the ops escape
 
   private StoreObjectOps(ObjectStore store, int[] owners) {
     this.store = store;
@@ -91,6 +92,11 @@ public final class StoreObjectOps implements ObjectOps, PieceIo, AutoCloseable {
           ops.byShard[id] = shards;
         }
       }
+      long max = Integer.MAX_VALUE;
+      for (ReactorShards shards : ops.reactors) {
+        max = Math.min(max, shards.maxWriteBytes());
+      }
+      ops.maxWriteBytes = (int) max;
       return ops;
     } catch (IOException | RuntimeException e) {
       ops.close();
@@ -320,6 +326,11 @@ public final class StoreObjectOps implements ObjectOps, PieceIo, AutoCloseable {
             data.release();
           }
         });
+  }
+
+  @Override
+  public int maxWriteBytes() {
+    return maxWriteBytes;
   }
 
   /** Runs {@code work} on {@code owner}'s reactor; a stopped reactor fails {@code done}. */

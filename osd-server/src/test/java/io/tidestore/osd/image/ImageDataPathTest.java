@@ -1,7 +1,9 @@
 package io.tidestore.osd.image;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -12,6 +14,7 @@ import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -62,6 +65,36 @@ class ImageDataPathTest {
 
       byte[] hole = read(reactors, image, 12L * MIB + 4096, 8192); // object 3, never written
       assertRange(hole, 0, 8192, (byte) 0);
+    }
+  }
+
+  /**
+   * 64 MiB shards get 1 MiB segments, so the store takes at most 1 MiB less some metadata per
+   * write: a 6 MiB write (within NBD's 32 MiB maximum payload), crossing objects and starting off
+   * every boundary, must go in chunks and read back whole.
+   */
+  @Test
+  void writesLongerThanTheStoresLargestSingleWriteLandWhole() throws Exception {
+    Path data = dir.resolve("store");
+    ObjectStore.mkfs(data, 2, 64L << 20, ObjectStore.defaultSegmentBytes(64L << 20));
+    try (StoreOnReactors served = StoreOnReactors.open(data, StoreConfig.defaults())) {
+      Reactors reactors = served.reactors();
+      assertTrue(served.ops().maxWriteBytes() < MIB, "limit " + served.ops().maxWriteBytes());
+      BlockImage image =
+          new ObjectImage(
+              served.ops(),
+              new ImageLayout("big", ImageLayout.DEFAULT_OBJECT_SIZE),
+              "big",
+              16L * MIB,
+              false);
+      byte[] bytes = new byte[6 * MIB];
+      new Random(11).nextBytes(bytes);
+      long offset = 3L * MIB - 4097;
+      write(reactors, image, offset, Unpooled.directBuffer(bytes.length).writeBytes(bytes));
+      assertArrayEquals(bytes, read(reactors, image, offset, bytes.length));
+      // A whole object in one request, on its own.
+      write(reactors, image, 12L * MIB, filled(4 * MIB, (byte) 0x5a));
+      assertRange(read(reactors, image, 12L * MIB, 4 * MIB), 0, 4 * MIB, (byte) 0x5a);
     }
   }
 

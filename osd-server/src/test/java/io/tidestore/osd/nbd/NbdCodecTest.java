@@ -3,6 +3,7 @@ package io.tidestore.osd.nbd;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.AbstractByteBufAllocator;
@@ -13,11 +14,18 @@ import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.tidestore.osd.metrics.OpLatencies;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /** The handshake and transmission handlers on an EmbeddedChannel, byte by byte per the spec. */
@@ -390,5 +398,113 @@ class NbdCodecTest {
     for (ByteBuf b : alloc.direct) {
       assertEquals(0, b.refCnt(), "a direct buffer outlived the connection");
     }
+  }
+
+  /** Collects what {@code logger} logs while the test runs {@code body}. */
+  private static List<LogRecord> logged(String logger, Runnable body) {
+    List<LogRecord> records = new ArrayList<>();
+    Handler handler =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            records.add(record);
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    Logger log = Logger.getLogger(logger);
+    log.addHandler(handler);
+    try {
+      body.run();
+    } finally {
+      log.removeHandler(handler);
+    }
+    return records;
+  }
+
+  @Test
+  void aClientThatNeverNegotiatesIsClosedAtTheHandshakeDeadlineWithOneLine() {
+    NbdServer.Limits limits = new NbdServer.Limits(128, Duration.ofSeconds(5));
+    EmbeddedChannel silent =
+        new EmbeddedChannel(new NbdHandshakeHandler(exports, limits, OpLatencies.NONE));
+    List<LogRecord> records =
+        logged(
+            NbdHandshakeHandler.class.getName(),
+            () -> {
+              silent.advanceTimeBy(4, TimeUnit.SECONDS);
+              silent.runScheduledPendingTasks();
+              assertTrue(silent.isOpen(), "closed before the deadline");
+              silent.advanceTimeBy(2, TimeUnit.SECONDS);
+              silent.runScheduledPendingTasks();
+            });
+    assertFalse(silent.isOpen());
+    assertEquals(1, records.size(), "log lines");
+    assertTrue(records.getFirst().getMessage().contains("handshake not done in 5000 ms"));
+    silent.checkException();
+    silent.finishAndReleaseAll();
+  }
+
+  @Test
+  void theHandshakeDeadlineStopsOnceTransmissionStarts() {
+    EmbeddedChannel quick =
+        new EmbeddedChannel(
+            new NbdHandshakeHandler(
+                exports, new NbdServer.Limits(128, Duration.ofSeconds(5)), OpLatencies.NONE));
+    quick.writeInbound(Unpooled.buffer().writeInt(Nbd.CLIENT_FLAG_FIXED_NEWSTYLE));
+    ByteBuf go = Unpooled.buffer().writeLong(Nbd.IHAVEOPT).writeInt(Nbd.OPT_GO);
+    ByteBuf data = goData("disk");
+    go.writeInt(data.readableBytes()).writeBytes(data);
+    quick.writeInbound(go);
+    assertTrue(quick.pipeline().get(NbdHandshakeHandler.class) == null, "transmission started");
+    quick.advanceTimeBy(60, TimeUnit.SECONDS);
+    quick.runScheduledPendingTasks();
+    assertTrue(quick.isOpen(), "closed in transmission by the handshake deadline");
+    quick.finishAndReleaseAll();
+  }
+
+  @Test
+  void aResetDuringTheHandshakeIsOneInfoLineAndNeverReachesThePipelineTail() {
+    greeted(Nbd.CLIENT_FLAG_FIXED_NEWSTYLE);
+    List<LogRecord> records =
+        logged(
+            NbdHandshakeHandler.class.getName(),
+            () ->
+                ch.pipeline().fireExceptionCaught(new SocketException("Connection reset by peer")));
+    ch.checkException(); // throws what reached the tail
+    assertFalse(ch.isOpen());
+    assertEquals(1, records.size(), "log lines");
+    assertEquals(Level.INFO, records.getFirst().getLevel());
+    assertNull(records.getFirst().getThrown(), "a stack trace");
+    assertTrue(records.getFirst().getMessage().contains("Connection reset by peer"));
+
+    // Before the client flags too, and anything else is one warning with its trace, still handled.
+    EmbeddedChannel other =
+        new EmbeddedChannel(
+            new NbdHandshakeHandler(exports, NbdServer.Limits.DEFAULT, OpLatencies.NONE));
+    List<LogRecord> more =
+        logged(
+            NbdHandshakeHandler.class.getName(),
+            () -> other.pipeline().fireExceptionCaught(new IllegalStateException("bug")));
+    other.checkException();
+    assertFalse(other.isOpen());
+    assertEquals(1, more.size());
+    assertEquals(Level.WARNING, more.getFirst().getLevel());
+    other.finishAndReleaseAll();
+  }
+
+  @Test
+  void advertisedBlockSizesFollowTheSpecAndTheStore() {
+    // doc/proto.md, "Block size constraints": min a power of 2 up to 64 KiB; preferred a power of
+    // 2 at least max(min, 512); max a multiple of min and at least preferred.
+    assertEquals(1, Integer.bitCount(Nbd.MIN_BLOCK));
+    assertEquals(1, Integer.bitCount(Nbd.PREFERRED_BLOCK));
+    assertTrue(Nbd.PREFERRED_BLOCK >= Math.max(Nbd.MIN_BLOCK, 512));
+    assertEquals(0, Nbd.MAX_PAYLOAD % Nbd.MIN_BLOCK);
+    assertTrue(Nbd.MAX_PAYLOAD >= Nbd.PREFERRED_BLOCK);
+    assertEquals(io.tidestore.store.record.Blocks.SIZE, Nbd.PREFERRED_BLOCK);
   }
 }

@@ -7,6 +7,7 @@ import io.tidestore.osd.nbd.BlockImage;
 import io.tidestore.osd.protocol.ObjectOps;
 import io.tidestore.osd.protocol.OpException;
 import io.tidestore.osd.protocol.Status;
+import io.tidestore.store.record.Blocks;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -31,6 +32,7 @@ public final class ObjectImage implements BlockImage {
   private final LiveSize size;
   private final boolean readOnly;
   private final ImageDataPath dataPath; // null when ops is not a PieceIo: the future-based path
+  private final int maxWrite; // the most one store write may carry
 
   public ObjectImage(ObjectOps ops, ImageLayout layout, String name, long size, boolean readOnly) {
     this(ops, layout, name, new LiveSize(size), readOnly);
@@ -46,6 +48,7 @@ public final class ObjectImage implements BlockImage {
     this.name = name;
     this.size = size;
     this.readOnly = readOnly;
+    this.maxWrite = ops instanceof PieceIo io ? io.maxWriteBytes() : Integer.MAX_VALUE;
     this.dataPath =
         ops instanceof PieceIo io
             ? new ImageDataPath(
@@ -197,7 +200,7 @@ public final class ObjectImage implements BlockImage {
                           throw new CompletionException(unwrap(failure));
                         }));
           } else {
-            join.add(ops.write(objectName, objectOffset, zeros(pieceLength)));
+            writeZeros(join, objectName, objectOffset, pieceLength);
           }
         });
     join.issued();
@@ -211,9 +214,24 @@ public final class ObjectImage implements BlockImage {
         offset,
         length,
         (object, objectOffset, pieceLength, at) ->
-            join.add(ops.write(layout.dataObjectName(object), objectOffset, zeros(pieceLength))));
+            writeZeros(join, layout.dataObjectName(object), objectOffset, pieceLength));
     join.issued();
     return join.done;
+  }
+
+  /**
+   * Zeros {@code length} bytes of one object in writes the store accepts: each touches at most
+   * {@code maxWriteBytes / 4 KiB} blocks (the store counts blocks touched, so chunks end on block
+   * boundaries), which on small shards is less than an object.
+   */
+  private void writeZeros(Join join, String objectName, int objectOffset, int length) {
+    int maxBlocks = Math.max(1, maxWrite / Blocks.SIZE);
+    int end = objectOffset + length;
+    for (int start = objectOffset; start < end; ) {
+      int chunkEnd = (int) Math.min(end, ((long) start / Blocks.SIZE + maxBlocks) * Blocks.SIZE);
+      join.add(ops.write(objectName, start, zeros(chunkEnd - start)));
+      start = chunkEnd;
+    }
   }
 
   private static ByteBuf zeros(int length) {

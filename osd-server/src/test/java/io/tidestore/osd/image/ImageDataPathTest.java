@@ -95,6 +95,14 @@ class ImageDataPathTest {
       // A whole object in one request, on its own.
       write(reactors, image, 12L * MIB, filled(4 * MIB, (byte) 0x5a));
       assertRange(read(reactors, image, 12L * MIB, 4 * MIB), 0, 4 * MIB, (byte) 0x5a);
+      // WRITE_ZEROES of a whole object and a TRIM of all but its first byte write zeros too.
+      image.writeZeroes(12L * MIB, 4 * MIB, false).toCompletableFuture().get(30, TimeUnit.SECONDS);
+      assertRange(read(reactors, image, 12L * MIB, 4 * MIB), 0, 4 * MIB, (byte) 0);
+      write(reactors, image, 12L * MIB, filled(4 * MIB, (byte) 0x5b));
+      image.trim(12L * MIB + 1, 4 * MIB - 1, false).toCompletableFuture().get(30, TimeUnit.SECONDS);
+      byte[] trimmed = read(reactors, image, 12L * MIB, 4 * MIB);
+      assertRange(trimmed, 0, 1, (byte) 0x5b);
+      assertRange(trimmed, 1, 4 * MIB, (byte) 0);
     }
   }
 

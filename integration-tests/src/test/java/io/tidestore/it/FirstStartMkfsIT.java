@@ -16,9 +16,11 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -101,6 +103,94 @@ class FirstStartMkfsIT {
     }
     assertEquals("keep me", Files.readString(data.resolve("notes.txt")));
     assertFalse(Files.exists(data.resolve("shard-0")));
+  }
+
+  /**
+   * kill -9 while mkfs preallocates (the daemon's first start, then tidestore mkfs) leaves a
+   * directory that fsck refuses with what to do, and that the next start or mkfs formats again: a
+   * systemd unit with Restart= recovers by itself.
+   */
+  @Test
+  void aMkfsKilledWhilePreallocatingIsRedoneByTheNextStartOrMkfs() throws Exception {
+    // O_DIRECT needs a real file system, and these shards are big; /tmp may be tmpfs.
+    Path root = Files.createTempDirectory(Path.of("/var/tmp"), "first-start-kill");
+    try {
+      Path data = root.resolve("osd.0");
+      try (OsdProcess osd =
+          OsdProcess.startOsd(
+              data,
+              "--reactors",
+              "2",
+              "--shards",
+              "2",
+              "--shard-size",
+              "512m",
+              "--cache-size",
+              "16m")) {
+        killOncePreallocating(osd, data);
+      }
+      try (OsdProcess fsck = OsdProcess.start("fsck", "--data", data.toString())) {
+        assertEquals(1, fsck.awaitExit(STOP), fsck.output());
+        assertTrue(
+            fsck.output().contains("an interrupted mkfs left " + data + " incomplete"),
+            fsck.output());
+      }
+      try (OsdProcess osd = start(data)) {
+        osd.awaitReady();
+        assertTrue(
+            osd.output().contains("an interrupted mkfs left " + data + " incomplete"),
+            osd.output());
+        assertTrue(osd.output().contains("object store: 3 shards"), osd.output());
+        osd.signal("TERM");
+        assertEquals(0, osd.awaitExit(STOP), osd.output());
+      }
+      assertFalse(Files.exists(data.resolve("mkfs-incomplete")));
+
+      Path cli = root.resolve("cli");
+      try (OsdProcess mkfs =
+          OsdProcess.start(
+              "mkfs", "--data", cli.toString(), "--shards", "2", "--shard-size", "512m")) {
+        killOncePreallocating(mkfs, cli);
+      }
+      try (OsdProcess mkfs =
+          OsdProcess.start(
+              "mkfs", "--data", cli.toString(), "--shards", "2", "--shard-size", "16m")) {
+        assertEquals(0, mkfs.awaitExit(STOP), mkfs.output());
+        assertTrue(
+            mkfs.output().contains("an interrupted mkfs left " + cli + " incomplete"),
+            mkfs.output());
+      }
+      assertFalse(Files.exists(cli.resolve("mkfs-incomplete")));
+      try (OsdProcess fsck = OsdProcess.start("fsck", "--data", cli.toString())) {
+        assertEquals(0, fsck.awaitExit(STOP), fsck.output());
+      }
+      // A complete store is never formatted again.
+      try (OsdProcess mkfs =
+          OsdProcess.start(
+              "mkfs", "--data", cli.toString(), "--shards", "2", "--shard-size", "16m")) {
+        assertTrue(mkfs.awaitExit(STOP) != 0, mkfs.output());
+        assertTrue(mkfs.output().contains("already holds a store"), mkfs.output());
+      }
+    } finally {
+      try (Stream<Path> s = Files.walk(root)) {
+        for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
+    }
+  }
+
+  /** SIGKILLs {@code process} as soon as its mkfs has created shard-0 of {@code data}. */
+  private static void killOncePreallocating(OsdProcess process, Path data) throws Exception {
+    long deadline = System.nanoTime() + STOP.toNanos();
+    while (!Files.exists(data.resolve("shard-0"))) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("no shard-0 within " + STOP + "; output:\n" + process.output());
+      }
+      Thread.sleep(1);
+    }
+    process.kill9();
+    assertTrue(Files.exists(data.resolve("mkfs-incomplete")), process.output());
   }
 
   private static byte[] read(ShardAwareClient client, int length) throws Exception {

@@ -12,7 +12,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code tidestore mkfs}: creates an object store. Shard files are preallocated by writing zeros,
- * so every later O_DSYNC journal write lands on written extents (no metadata commit per write).
+ * so every later O_DSYNC journal write lands on written extents (no metadata commit per write). A
+ * directory that an interrupted mkfs left (it holds {@code mkfs-incomplete}) is formatted again.
  */
 @Command(
     name = "mkfs",
@@ -21,7 +22,9 @@ import picocli.CommandLine.Spec;
     description = {
       "Create an object store in DIR: S shard files of BYTES each (preallocated by writing),"
           + " each with two superblock copies and fixed-size segments.",
-      "Shards are fixed for the life of the store; the daemon's reactor count is not."
+      "Shards are fixed for the life of the store; the daemon's reactor count is not.",
+      "A DIR that an interrupted mkfs left (it holds mkfs-incomplete) is wiped and formatted"
+          + " again; a DIR holding a complete store is refused."
     },
     sortOptions = false)
 final class MkfsCommand implements Callable<Integer> {
@@ -57,7 +60,9 @@ final class MkfsCommand implements Callable<Integer> {
     int segment =
         segmentSize == null ? ObjectStore.defaultSegmentBytes(bytes) : (int) parseSize(segmentSize);
     Files.createDirectories(data);
-    long usable = Files.getFileStore(data).getUsableSpace();
+    // What an interrupted mkfs left here is removed before the shards are written again.
+    long usable =
+        Files.getFileStore(data).getUsableSpace() + ObjectStore.interruptedMkfsBytes(data);
     long need = bytes * shards;
     if (need > usable) {
       spec.commandLine()
@@ -69,7 +74,7 @@ final class MkfsCommand implements Callable<Integer> {
       return 1;
     }
     long start = System.nanoTime();
-    ObjectStore.mkfs(data, shards, bytes, segment);
+    ObjectStore.mkfs(data, shards, bytes, segment, spec.commandLine().getOut()::println);
     spec.commandLine()
         .getOut()
         .printf(

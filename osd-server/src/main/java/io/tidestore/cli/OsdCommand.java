@@ -190,16 +190,17 @@ final class OsdCommand implements Callable<Integer> {
       names = "--shards",
       paramLabel = "S",
       description =
-          "Shards of the store created when the data directory is empty or absent (an existing"
-              + " store keeps its own). Default: ${DEFAULT-VALUE}.")
+          "Shards of the store created when the data directory is empty or absent, or left"
+              + " incomplete by an interrupted mkfs (an existing store keeps its own). Default:"
+              + " ${DEFAULT-VALUE}.")
   int shards = ObjectStore.DEFAULT_SHARDS;
 
   @Option(
       names = "--shard-size",
       paramLabel = "BYTES",
       description =
-          "Bytes per shard of the store created when the data directory is empty or absent."
-              + " Default: ${DEFAULT-VALUE}.")
+          "Bytes per shard of the store created when the data directory is empty or absent,"
+              + " or left incomplete by an interrupted mkfs. Default: ${DEFAULT-VALUE}.")
   String shardSize = "1g";
 
   @Option(

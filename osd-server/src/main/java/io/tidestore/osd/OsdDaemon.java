@@ -91,7 +91,8 @@ public final class OsdDaemon implements AutoCloseable {
         settings.dataDir(),
         settings.mkfsShards(),
         settings.mkfsShardBytes(),
-        ObjectStore.defaultSegmentBytes(settings.mkfsShardBytes()))) {
+        ObjectStore.defaultSegmentBytes(settings.mkfsShardBytes()),
+        LOG::warning)) {
       LOG.info(
           String.format(
               "created an object store in the empty data directory %s: %d shards of %d bytes"

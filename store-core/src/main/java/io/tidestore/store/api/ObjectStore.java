@@ -15,7 +15,9 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
@@ -23,6 +25,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
@@ -91,17 +94,34 @@ public final class ObjectStore implements AutoCloseable {
   /**
    * Creates a store: {@code shards} files of {@code shardBytes} each, preallocated by writing zeros
    * (not fallocate alone, whose unwritten extents turn every O_DSYNC write into a metadata journal
-   * commit), with both superblock copies. Refuses a directory that already holds a store.
+   * commit), with both superblock copies. Refuses a directory that already holds a store; redoes
+   * one that an interrupted mkfs left (see {@link #mkfs(Path, int, long, int, Consumer)}).
    */
   public static void mkfs(Path dir, int shards, long shardBytes, int segmentBytes)
       throws IOException {
+    mkfs(dir, shards, shardBytes, segmentBytes, note -> {});
+  }
+
+  /**
+   * {@link #mkfs(Path, int, long, int)}, crash-safe: the {@link ShardFiles#mkfsMarker marker} is
+   * made durable before the first shard file is created and removed only once every shard file is
+   * complete and synced. A directory holding the marker is what an interrupted mkfs left: its shard
+   * files are removed (one line to {@code notes} says so) and the store is created anew. A
+   * directory that holds a complete store (shard-0 and no marker) is refused, never wiped.
+   */
+  public static void mkfs(
+      Path dir, int shards, long shardBytes, int segmentBytes, Consumer<String> notes)
+      throws IOException {
     checkGeometry(shards, shardBytes, segmentBytes);
-    long first = (long) SuperblockDescriptor.COPIES * Blocks.SIZE;
     try (DataDirLock lock = DataDirLock.acquire(dir)) {
-      if (Files.exists(ShardFiles.data(dir, 0))) {
+      boolean interrupted = Files.exists(ShardFiles.mkfsMarker(dir));
+      if (!interrupted && Files.exists(ShardFiles.data(dir, 0))) {
         throw new IOException(dir + " already holds a store (" + ShardFiles.data(dir, 0) + ")");
       }
-      format(dir, shards, first, (shardBytes - first) / segmentBytes, segmentBytes);
+      if (interrupted) {
+        removeInterruptedMkfs(dir, notes);
+      }
+      format(dir, shards, shardBytes, segmentBytes);
     }
   }
 
@@ -132,13 +152,28 @@ public final class ObjectStore implements AutoCloseable {
    * What the daemon does on first start: mkfs {@code dir} (created if absent) when it holds nothing
    * but the daemon's lock file (and a file system's {@code lost+found}); returns whether it did. A
    * directory that holds a store is left alone; one that holds anything else is refused, so that a
-   * wrong --data never formats someone's files.
+   * wrong --data never formats someone's files. A directory that an interrupted mkfs left (it holds
+   * the {@link ShardFiles#mkfsMarker marker}) is redone as {@link #mkfs(Path, int, long, int,
+   * Consumer)} does, with this geometry.
    */
   public static boolean mkfsIfEmpty(Path dir, int shards, long shardBytes, int segmentBytes)
+      throws IOException {
+    return mkfsIfEmpty(dir, shards, shardBytes, segmentBytes, note -> {});
+  }
+
+  /** {@link #mkfsIfEmpty(Path, int, long, int)}, telling {@code notes} when it redoes a mkfs. */
+  public static boolean mkfsIfEmpty(
+      Path dir, int shards, long shardBytes, int segmentBytes, Consumer<String> notes)
       throws IOException {
     checkGeometry(shards, shardBytes, segmentBytes);
     Files.createDirectories(dir);
     try (DataDirLock lock = DataDirLock.acquire(dir)) {
+      if (Files.exists(ShardFiles.mkfsMarker(dir))) {
+        // Tidestore's own directory (mkfs put the marker there): only its shard files go.
+        removeInterruptedMkfs(dir, notes);
+        format(dir, shards, shardBytes, segmentBytes);
+        return true;
+      }
       if (Files.exists(ShardFiles.data(dir, 0))) {
         return false;
       }
@@ -160,14 +195,83 @@ public final class ObjectStore implements AutoCloseable {
                 + "); refusing to format it: point --data at an empty or absent directory, or"
                 + " run tidestore mkfs there yourself after moving those files away");
       }
-      long first = (long) SuperblockDescriptor.COPIES * Blocks.SIZE;
-      format(dir, shards, first, (shardBytes - first) / segmentBytes, segmentBytes);
+      format(dir, shards, shardBytes, segmentBytes);
       return true;
     }
   }
 
-  private static void format(Path dir, int shards, long first, long segments, int segmentBytes)
+  /**
+   * Bytes held by the shard files an interrupted mkfs left in {@code dir} (what redoing that mkfs
+   * frees first); 0 when {@code dir} holds no {@link ShardFiles#mkfsMarker marker}.
+   */
+  public static long interruptedMkfsBytes(Path dir) throws IOException {
+    if (!Files.exists(ShardFiles.mkfsMarker(dir))) {
+      return 0;
+    }
+    long bytes = 0;
+    for (Path p : shardFiles(dir)) {
+      try {
+        bytes += Files.size(p);
+      } catch (NoSuchFileException e) {
+        // Removed meanwhile (this runs without the lock; it is an estimate).
+      }
+    }
+    return bytes;
+  }
+
+  /** Every shard space and checkpoint file in {@code dir}. */
+  private static List<Path> shardFiles(Path dir) throws IOException {
+    try (Stream<Path> entries = Files.list(dir)) {
+      return entries
+          .filter(p -> ShardFiles.isShardFile(p.getFileName().toString()))
+          .filter(Files::isRegularFile)
+          .sorted()
+          .toList();
+    }
+  }
+
+  /** Deletes the shard files an interrupted mkfs left in {@code dir}; the marker stays. */
+  private static void removeInterruptedMkfs(Path dir, Consumer<String> notes) throws IOException {
+    List<Path> left = shardFiles(dir);
+    notes.accept(
+        "an interrupted mkfs left "
+            + dir
+            + " incomplete ("
+            + ShardFiles.MKFS_MARKER
+            + " present); removing the "
+            + left.size()
+            + " shard file(s) it left and formatting again");
+    for (Path p : left) {
+      Files.delete(p);
+    }
+    syncDirectory(dir);
+  }
+
+  /**
+   * Creates the shard files under the {@link ShardFiles#mkfsMarker marker}: marker durable, shards
+   * written and synced, their directory entries synced, then the marker removed durably. A crash at
+   * any point leaves either a complete store or the marker.
+   */
+  private static void format(Path dir, int shards, long shardBytes, int segmentBytes)
       throws IOException {
+    Path marker = ShardFiles.mkfsMarker(dir);
+    try (FileChannel m =
+        FileChannel.open(
+            marker,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)) {
+      m.write(
+          ByteBuffer.wrap(
+              ("tidestore mkfs under way or interrupted (pid "
+                      + ProcessHandle.current().pid()
+                      + "); rerun tidestore mkfs --data DIR to redo it\n")
+                  .getBytes(StandardCharsets.US_ASCII)));
+      m.force(true);
+    }
+    syncDirectory(dir);
+    long first = (long) SuperblockDescriptor.COPIES * Blocks.SIZE;
+    long segments = (shardBytes - first) / segmentBytes;
     long storeId = new SecureRandom().nextLong();
     long bytes = first + segments * segmentBytes;
     List<List<Superblock>> superblocks = new ArrayList<>();
@@ -181,9 +285,26 @@ public final class ObjectStore implements AutoCloseable {
       superblocks.add(copies);
     }
     ShardFormatter.format(dir, superblocks, bytes);
+    syncDirectory(dir);
+    Files.delete(marker);
+    syncDirectory(dir);
+  }
+
+  private static void syncDirectory(Path dir) throws IOException {
     try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
       d.force(true);
     }
+  }
+
+  /** The refusal of {@link #open} on a directory an interrupted mkfs left. */
+  private static String interruptedMkfsMessage(Path dir) {
+    return "an interrupted mkfs left "
+        + dir
+        + " incomplete ("
+        + ShardFiles.mkfsMarker(dir)
+        + " exists); rerun mkfs: tidestore mkfs --data "
+        + dir
+        + " (or start tidestore osd on it, which formats it with its --shards/--shard-size)";
   }
 
   /** Opens the store in {@code dir} and takes its lock; its memory is counted but not limited. */
@@ -199,6 +320,9 @@ public final class ObjectStore implements AutoCloseable {
       throws IOException {
     DataDirLock lock = DataDirLock.acquire(dir);
     try {
+      if (Files.exists(ShardFiles.mkfsMarker(dir))) {
+        throw new IOException(interruptedMkfsMessage(dir));
+      }
       Superblock sb = readSuperblock(dir, 0);
       for (int s = 1; s < sb.shardCount(); s++) {
         Superblock other = readSuperblock(dir, s);

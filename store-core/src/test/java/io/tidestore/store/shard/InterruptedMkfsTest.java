@@ -1,0 +1,212 @@
+package io.tidestore.store.shard;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tidestore.store.DataDirLock;
+import io.tidestore.store.DataDirLockedException;
+import io.tidestore.store.api.ObjectStore;
+import io.tidestore.store.api.StoreConfig;
+import io.tidestore.store.io.TestFiles;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A mkfs killed part way (kill -9, power cut) leaves its marker, {@code mkfs-incomplete}: opening
+ * (the daemon, fsck) refuses the directory with a message that says what to do, and mkfs and the
+ * daemon's first-start mkfs wipe the leftovers and format again. A complete store is never wiped.
+ */
+class InterruptedMkfsTest {
+  private static final long SHARD_BYTES = 8L << 20;
+  private static final int SEGMENT_BYTES = 256 << 10;
+
+  private Path dir;
+
+  @AfterEach
+  void cleanUp() throws IOException {
+    TestFiles.deleteRecursively(dir);
+  }
+
+  /** What a mkfs of 3 shards killed while preallocating leaves: marker, zeros, no superblocks. */
+  private static void leaveInterruptedMkfs(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    Files.writeString(ShardFiles.mkfsMarker(dir), "");
+    Files.write(ShardFiles.data(dir, 0), new byte[3 << 20]);
+    Files.write(ShardFiles.data(dir, 1), new byte[1 << 20]);
+    Files.write(ShardFiles.data(dir, 2), new byte[0]);
+  }
+
+  private static void assertRefusedAsInterrupted(Path dir, IOException e) {
+    assertTrue(
+        e.getMessage().contains("an interrupted mkfs left " + dir + " incomplete"), e.getMessage());
+    assertTrue(e.getMessage().contains("rerun mkfs"), e.getMessage());
+  }
+
+  private static void assertCompleteStore(Path dir, int shards) throws IOException {
+    assertFalse(Files.exists(ShardFiles.mkfsMarker(dir)), "marker left behind");
+    try (ObjectStore store = ObjectStore.open(dir, StoreConfig.defaults())) {
+      assertEquals(shards, store.shardCount());
+    }
+    List<String> out = new ArrayList<>();
+    assertEquals(0, Fsck.check(dir, out::add), String.join("\n", out));
+  }
+
+  @Test
+  void openAndFsckRefuseWhatAnInterruptedMkfsLeftAndMkfsRedoesIt() throws IOException {
+    dir = TestFiles.createDirectory("mkfs-interrupted");
+    leaveInterruptedMkfs(dir);
+
+    assertRefusedAsInterrupted(
+        dir, assertThrows(IOException.class, () -> ObjectStore.open(dir, StoreConfig.defaults())));
+    assertRefusedAsInterrupted(
+        dir, assertThrows(IOException.class, () -> Fsck.check(dir, line -> {})));
+
+    List<String> notes = new ArrayList<>();
+    ObjectStore.mkfs(dir, 2, SHARD_BYTES, SEGMENT_BYTES, notes::add);
+    assertEquals(1, notes.size(), notes.toString());
+    assertTrue(notes.get(0).contains("an interrupted mkfs left " + dir), notes.get(0));
+    assertFalse(Files.exists(ShardFiles.data(dir, 2)), "shard-2 of the interrupted mkfs");
+    assertCompleteStore(dir, 2);
+  }
+
+  @Test
+  void theDaemonsFirstStartMkfsRedoesAnInterruptedOne() throws IOException {
+    dir = TestFiles.createDirectory("mkfs-interrupted");
+    leaveInterruptedMkfs(dir);
+    Files.write(ShardFiles.checkpoint(dir, 2, 0), new byte[4096]);
+
+    List<String> notes = new ArrayList<>();
+    assertTrue(ObjectStore.mkfsIfEmpty(dir, 1, SHARD_BYTES, SEGMENT_BYTES, notes::add));
+    assertEquals(1, notes.size(), notes.toString());
+    assertFalse(Files.exists(ShardFiles.data(dir, 1)));
+    assertFalse(Files.exists(ShardFiles.checkpoint(dir, 2, 0)));
+    assertCompleteStore(dir, 1);
+    // The next start finds the store it made and keeps it.
+    assertFalse(ObjectStore.mkfsIfEmpty(dir, 4, SHARD_BYTES, SEGMENT_BYTES, notes::add));
+    assertCompleteStore(dir, 1);
+  }
+
+  @Test
+  void aCompleteStoreIsNeverWiped() throws IOException {
+    dir = TestFiles.createDirectory("mkfs-complete");
+    List<String> notes = new ArrayList<>();
+    ObjectStore.mkfs(dir, 2, SHARD_BYTES, SEGMENT_BYTES, notes::add);
+    assertEquals(List.of(), notes);
+    assertCompleteStore(dir, 2);
+    byte[] superblocks = superblocks(dir);
+
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () -> ObjectStore.mkfs(dir, 1, SHARD_BYTES, SEGMENT_BYTES, notes::add));
+    assertTrue(e.getMessage().contains("already holds a store"), e.getMessage());
+    assertFalse(ObjectStore.mkfsIfEmpty(dir, 1, SHARD_BYTES, SEGMENT_BYTES, notes::add));
+    assertEquals(0, ObjectStore.interruptedMkfsBytes(dir));
+    assertEquals(List.of(), notes);
+    assertArrayEquals(superblocks, superblocks(dir));
+    assertCompleteStore(dir, 2);
+  }
+
+  @Test
+  void aMkfsUnderWayHoldsTheLockSoNobodyWipesIt() throws IOException {
+    dir = TestFiles.createDirectory("mkfs-locked");
+    leaveInterruptedMkfs(dir);
+    try (DataDirLock running = DataDirLock.acquire(dir)) {
+      assertThrows(
+          DataDirLockedException.class,
+          () -> ObjectStore.mkfs(dir, 1, SHARD_BYTES, SEGMENT_BYTES, line -> {}));
+      assertThrows(
+          DataDirLockedException.class,
+          () -> ObjectStore.mkfsIfEmpty(dir, 1, SHARD_BYTES, SEGMENT_BYTES, line -> {}));
+      assertThrows(
+          DataDirLockedException.class, () -> ObjectStore.open(dir, StoreConfig.defaults()));
+    }
+    assertTrue(Files.exists(ShardFiles.mkfsMarker(dir)));
+    assertEquals(3 << 20, Files.size(ShardFiles.data(dir, 0)));
+    assertEquals((3 << 20) + (1 << 20), ObjectStore.interruptedMkfsBytes(dir));
+  }
+
+  /**
+   * The real thing: mkfs in a child JVM, SIGKILLed at a random moment after it created its first
+   * shard file, several times. Each time the directory is either a complete store or refused as an
+   * interrupted mkfs (never a store without valid superblocks), and a mkfs of it succeeds.
+   */
+  @Test
+  void mkfsKilledAtRandomMomentsIsAlwaysRecognisedAndRedone() throws Exception {
+    dir = TestFiles.createDirectory("mkfs-kill9");
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    int interrupted = 0;
+    for (int round = 0; round < 4; round++) {
+      Path data = dir.resolve("round-" + round);
+      Process child = startMkfsChild(data);
+      try {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        // Formatting has begun once a shard file exists; the kill lands somewhere in it.
+        while (!Files.exists(ShardFiles.data(data, 0))
+            && child.isAlive()
+            && System.nanoTime() < deadline) {
+          Thread.sleep(1);
+        }
+        Thread.sleep(random.nextInt(0, 100));
+      } finally {
+        child.destroyForcibly();
+        child.waitFor(10, TimeUnit.SECONDS);
+      }
+      if (Files.exists(ShardFiles.mkfsMarker(data))) {
+        interrupted++;
+        assertRefusedAsInterrupted(
+            data,
+            assertThrows(IOException.class, () -> ObjectStore.open(data, StoreConfig.defaults())));
+        List<String> notes = new ArrayList<>();
+        ObjectStore.mkfs(data, 2, CHILD_SHARD_BYTES, SEGMENT_BYTES, notes::add);
+        assertEquals(1, notes.size(), notes.toString());
+      }
+      assertCompleteStore(data, 2);
+    }
+    assertTrue(interrupted > 0, "no round killed the child mid-mkfs");
+  }
+
+  private static final long CHILD_SHARD_BYTES = 128L << 20;
+
+  private static Process startMkfsChild(Path data) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("--enable-native-access=ALL-UNNAMED");
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(MkfsChild.class.getName());
+    command.add(data.toString());
+    return new ProcessBuilder(command).inheritIO().start();
+  }
+
+  /** The child: one mkfs of 2 shards of {@link #CHILD_SHARD_BYTES}. */
+  static final class MkfsChild {
+    public static void main(String[] args) throws IOException {
+      ObjectStore.mkfs(Path.of(args[0]), 2, CHILD_SHARD_BYTES, SEGMENT_BYTES);
+    }
+  }
+
+  private static byte[] superblocks(Path dir) throws IOException {
+    byte[] all = new byte[0];
+    for (int s = 0; s < 2; s++) {
+      try (var in = Files.newInputStream(ShardFiles.data(dir, s))) {
+        byte[] two = in.readNBytes(8192);
+        byte[] next = new byte[all.length + two.length];
+        System.arraycopy(all, 0, next, 0, all.length);
+        System.arraycopy(two, 0, next, all.length, two.length);
+        all = next;
+      }
+    }
+    return all;
+  }
+}

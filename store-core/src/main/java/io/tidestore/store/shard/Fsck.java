@@ -94,7 +94,7 @@ public final class Fsck {
               + ", replay of "
               + l.replay().records()
               + " records stopped at "
-              + l.replay().stop());
+              + l.replay().describeStop());
       if (!l.superblockNote().isEmpty()) {
         fault(shard, "a superblock copy is damaged: " + l.superblockNote());
       }

@@ -33,7 +33,23 @@ final class Replay {
       long headOffset,
       long records,
       long bytes,
-      String stop) {}
+      String stop,
+      int laterRecords) {
+    /** The stop, worded for a log line or fsck's report. */
+    String describeStop() {
+      return laterRecords > 0
+          ? stop
+              + "; at least "
+              + laterRecords
+              + " later record(s) follow it: unless they were in flight together with it when"
+              + " power was lost (acknowledgements go in sequence order, so then nothing"
+              + " acknowledged is lost), the journal is damaged inside and writes acknowledged"
+              + " after record "
+              + lastSeq
+              + " are lost"
+          : stop;
+    }
+  }
 
   private final SyncIo io;
   private final IoFile file;
@@ -68,6 +84,7 @@ final class Replay {
     long bytes = 0;
     long segBytes = sb.segmentBytes();
     boolean jumped = false;
+    long skip = 0; // past a bad record at the stop: where a later record could start
     String stop = "end of journal";
     while (true) {
       RecordHeader h = null;
@@ -90,6 +107,7 @@ final class Replay {
                   + " is torn or corrupt ("
                   + bad
                   + ")";
+          skip = h.length();
           break;
         }
         int location = (int) ((sb.segmentOffset(segment) + offset) >>> Blocks.SHIFT);
@@ -97,6 +115,7 @@ final class Replay {
           applier.apply(rec, h, location, null);
         } catch (CorruptRecordException | IllegalStateException e) {
           stop = "record " + expected + " does not apply: " + e.getMessage();
+          skip = h.length();
           break;
         }
         segments.noteRecord(segment, h.seq());
@@ -123,7 +142,44 @@ final class Replay {
       offset = 0;
       jumped = true;
     }
-    return new Result(expected - 1, minEpoch, segment, offset, records, bytes, stop);
+    int later = laterRecords(segment, offset + skip, expected - 1, minEpoch);
+    return new Result(expected - 1, minEpoch, segment, offset, records, bytes, stop, later);
+  }
+
+  /**
+   * A lower bound on the records newer than {@code lastSeq} that replay did not reach: those in the
+   * rest of the segment it stopped in (one read of it, headers only, not verified), plus the
+   * segments that start with a later sequence. A crash tears only records that were in flight, so
+   * later records past the stop mean the damage may be inside the journal. Costs one read of at
+   * most a segment per shard at mount.
+   */
+  private int laterRecords(int segment, long from, long lastSeq, long minEpoch) throws IOException {
+    int later = 0;
+    long seq = lastSeq;
+    long segBytes = sb.segmentBytes();
+    long start = Blocks.roundUp(from);
+    if (segment >= 0 && start < segBytes) {
+      MemorySegment rest = record.asSlice(0, segBytes - start);
+      readFully(sb.segmentOffset(segment) + start, rest);
+      long pos = 0;
+      while (pos + Blocks.SIZE <= rest.byteSize()) {
+        RecordHeader h = RecordHeader.peek(rest.asSlice(pos), (int) (rest.byteSize() - pos));
+        if (h != null && h.shard() == sb.shard() && h.seq() > seq && h.epoch() >= minEpoch) {
+          later++;
+          seq = h.seq();
+          pos += h.length();
+        } else {
+          pos += Blocks.SIZE;
+        }
+      }
+    }
+    segmentStartingWith(lastSeq + 1, minEpoch); // loads the segment heads
+    for (RecordHeader h : heads) {
+      if (h != null && h.seq() > seq && h.epoch() >= minEpoch) {
+        later++;
+      }
+    }
+    return later;
   }
 
   /** Null when header crc and every data block crc match, else why not. */

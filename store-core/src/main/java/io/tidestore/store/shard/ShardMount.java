@@ -105,7 +105,7 @@ public final class ShardMount {
               r.headOffset(),
               syncRound);
       LOG.log(
-          System.Logger.Level.INFO,
+          r.laterRecords() > 0 ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
           String.format(
               "shard %d mounted in %.1f ms: %s; replayed %d records (%d bytes) up to seq %d,"
                   + " stopped at %s; epoch %d; %d objects, %d of %d segments free",
@@ -115,7 +115,7 @@ public final class ShardMount {
               r.records(),
               r.bytes(),
               r.lastSeq(),
-              r.stop(),
+              r.describeStop(),
               next.epoch(),
               loaded.index.objectCount(),
               loaded.segments.freeCount(),

@@ -41,7 +41,7 @@ class TornTailTest {
   }
 
   @ParameterizedTest
-  @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+  @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13})
   void replayStopsAtTheFirstDamagedRecord(int trial) throws IOException {
     Random r = new Random(trial);
     Path dir = Files.createDirectories(root.resolve("t" + trial));
@@ -64,7 +64,7 @@ class TornTailTest {
       Path file = ShardFiles.data(dir, 0);
       List<Rec> recs = records(h.disk.durableBytes(file));
       assertEquals(OBJECTS, recs.size());
-      int k = 1 + r.nextInt(OBJECTS - 1);
+      int k = trial == 13 ? OBJECTS - 1 : 1 + r.nextInt(OBJECTS - 1); // 13: the newest record
       Rec victim = recs.get(k);
       if (trial % 3 == 0) {
         h.disk.overwrite(file, victim.fileOffset(), new byte[(int) victim.header().length()]);
@@ -80,7 +80,42 @@ class TornTailTest {
         }
         h.disk.corrupt(file, at);
       }
-      h.crashAndRemount();
+      List<java.util.logging.LogRecord> mountLog = new ArrayList<>();
+      java.util.logging.Logger mountLogger =
+          java.util.logging.Logger.getLogger(ShardMount.class.getName());
+      java.util.logging.Handler capture =
+          new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+              mountLog.add(record);
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+          };
+      mountLogger.addHandler(capture);
+      try {
+        h.crashAndRemount();
+      } finally {
+        mountLogger.removeHandler(capture);
+      }
+      // Records after the damaged one are still there: the mount says so, as a warning. Damage to
+      // the last record is a torn tail, an everyday crash: no warning.
+      java.util.logging.LogRecord mounted = mountLog.getLast();
+      java.util.regex.Matcher later =
+          java.util.regex.Pattern.compile("at least (\\d+) later record")
+              .matcher(mounted.getMessage());
+      if (k < OBJECTS - 1) {
+        assertEquals(java.util.logging.Level.WARNING, mounted.getLevel(), mounted.getMessage());
+        org.junit.jupiter.api.Assertions.assertTrue(
+            later.find() && Integer.parseInt(later.group(1)) >= 1, mounted.getMessage());
+      } else {
+        assertEquals(java.util.logging.Level.INFO, mounted.getLevel(), mounted.getMessage());
+        org.junit.jupiter.api.Assertions.assertFalse(later.find(), mounted.getMessage());
+      }
       for (int i = 0; i < OBJECTS; i++) {
         ObjectKey key = new ObjectKey(1, "o" + i);
         if (i < k) {

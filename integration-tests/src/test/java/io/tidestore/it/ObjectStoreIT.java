@@ -276,7 +276,8 @@ class ObjectStoreIT {
       String ioOut = new String(io.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertEquals(0, io.waitFor(), ioOut);
 
-      image(at, 0, "resize", "img1", "--size", "4M");
+      assertTrue(image(at, 1, "resize", "img1", "--size", "4M").contains("--allow-shrink"));
+      image(at, 0, "resize", "img1", "--size", "4M", "--allow-shrink");
       Process size = new ProcessBuilder("nbdinfo", "--size", nbd).redirectErrorStream(true).start();
       String sized = new String(size.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertEquals(0, size.waitFor(), sized);
@@ -341,7 +342,7 @@ class ObjectStoreIT {
 
       // A connection opened before a shrink cannot write past the new end.
       try (NbdWire old = NbdWire.connect(nbdPort, "o1")) {
-        image(at, 0, "resize", "o1", "--size", "4M");
+        image(at, 0, "resize", "o1", "--size", "4M", "--allow-shrink");
         org.junit.jupiter.api.Assertions.assertThrows(
             java.io.IOException.class, () -> old.write(8L << 20, ones));
       }

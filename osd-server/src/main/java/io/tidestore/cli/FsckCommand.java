@@ -30,6 +30,13 @@ final class FsckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    if (!java.nio.file.Files.isDirectory(data)) {
+      // Checking must not create anything: no directory, no lock file.
+      spec.commandLine()
+          .getErr()
+          .println("tidestore fsck: no store at " + data + " (not a directory)");
+      return 1;
+    }
     int faults = Fsck.check(data, spec.commandLine().getOut()::println);
     return faults == 0 ? 0 : 1;
   }

@@ -342,6 +342,11 @@ final class ImageCommand {
     @Option(names = "--size", required = true, description = "New size, e.g. 4G.")
     String size;
 
+    @Option(
+        names = "--allow-shrink",
+        description = "Allow a smaller size; the data past it is dropped (as rbd requires).")
+    boolean allowShrink;
+
     @Override
     public Integer call() throws Exception {
       checkName(spec, name);
@@ -350,6 +355,16 @@ final class ImageCommand {
           spec,
           (client, out) -> {
             long old = size(client, name);
+            if (bytes < old && !allowShrink) {
+              throw new ImageError(
+                  "shrinking "
+                      + name
+                      + " from "
+                      + old
+                      + " to "
+                      + bytes
+                      + " bytes drops the data past the new end; pass --allow-shrink");
+            }
             // Data first, size last: interrupted, the image keeps its old size with the cut
             // part already zero, and the shrink can simply run again. The same on a grow, for
             // any data past the old end (left there by an interrupted shrink of an older build,

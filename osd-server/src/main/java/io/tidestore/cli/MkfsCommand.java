@@ -1,5 +1,6 @@
 package io.tidestore.cli;
 
+import io.tidestore.bench.job.ByteSize;
 import io.tidestore.store.api.ObjectStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,6 +9,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -56,9 +58,22 @@ final class MkfsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    long bytes = parseSize(shardSize);
-    int segment =
-        segmentSize == null ? ObjectStore.defaultSegmentBytes(bytes) : (int) parseSize(segmentSize);
+    long bytes = parseSize(spec, "--shard-size", shardSize);
+    long segmentBytes =
+        segmentSize == null
+            ? ObjectStore.defaultSegmentBytes(bytes)
+            : parseSize(spec, "--segment-size", segmentSize);
+    if (segmentBytes > Integer.MAX_VALUE) {
+      throw new ParameterException(
+          spec.commandLine(), "--segment-size is too large: " + segmentSize);
+    }
+    int segment = (int) segmentBytes;
+    try {
+      // Refuse a bad geometry before the free-space check, so its message names the real problem.
+      ObjectStore.checkGeometry(shards, bytes, segment);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
     Files.createDirectories(data);
     // What an interrupted mkfs left here is removed before the shards are written again.
     long usable =
@@ -83,24 +98,17 @@ final class MkfsCommand implements Callable<Integer> {
     return 0;
   }
 
-  static long parseSize(String s) {
-    String t = s.trim().toUpperCase(java.util.Locale.ROOT);
-    long mult = 1;
-    if (t.endsWith("K")) {
-      mult = 1L << 10;
-    } else if (t.endsWith("M")) {
-      mult = 1L << 20;
-    } else if (t.endsWith("G")) {
-      mult = 1L << 30;
-    }
-    if (mult != 1) {
-      t = t.substring(0, t.length() - 1);
-    }
+  /** A positive size with an optional K, M, G, T or P suffix, else a usage error. */
+  static long parseSize(CommandSpec spec, String option, String text) {
+    long bytes;
     try {
-      return Long.parseLong(t) * mult;
-    } catch (NumberFormatException e) {
-      throw new picocli.CommandLine.ParameterException(
-          new picocli.CommandLine(new MkfsCommand()), "not a size: " + s);
+      bytes = ByteSize.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
     }
+    if (bytes <= 0) {
+      throw new ParameterException(spec.commandLine(), option + " must be positive, got " + text);
+    }
+    return bytes;
   }
 }

@@ -241,7 +241,7 @@ final class OsdCommand implements Callable<Integer> {
       daemon.awaitShutdownSignal();
     } catch (java.io.IOException e) {
       // Startup failures a user can act on (data dir in use, port taken): one clear line.
-      spec.commandLine().getErr().println("tidestore osd: cannot start: " + e.getMessage());
+      spec.commandLine().getErr().println("tidestore osd: cannot start: " + IoErrors.describe(e));
       return 1;
     }
     return 0;

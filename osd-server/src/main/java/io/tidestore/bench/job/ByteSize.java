@@ -20,7 +20,12 @@ public final class ByteSize {
     if (end == 0) {
       throw new IllegalArgumentException("'" + text + "' is not a size (e.g. 4k, 64k, 2g)");
     }
-    long number = Long.parseLong(s.substring(0, end));
+    long number;
+    try {
+      number = Long.parseLong(s.substring(0, end));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("'" + text + "' is too large", e);
+    }
     String suffix = s.substring(end);
     if (suffix.endsWith("ib")) {
       suffix = suffix.substring(0, suffix.length() - 2);

@@ -12,6 +12,7 @@ public final class StoreErrors {
     int status =
         switch (e.code()) {
           case NOT_FOUND -> Status.ENOENT;
+          case NO_ATTRIBUTE -> Status.ENODATA;
           case NO_SPACE -> Status.ENOSPC;
           case NO_MEMORY -> Status.ENOMEM;
           case INVALID -> Status.EINVAL;

@@ -8,8 +8,10 @@ public class StoreException extends IOException {
 
   /** Failure kinds; each names the POSIX errno a protocol should report. */
   public enum Code {
-    /** ENOENT: the object or attribute does not exist. */
+    /** ENOENT: the object does not exist. */
     NOT_FOUND,
+    /** ENODATA: the object exists, the attribute asked for does not. */
+    NO_ATTRIBUTE,
     /** ENOSPC: the shard has no free space for this write; reads and removes keep working. */
     NO_SPACE,
     /** EINVAL / EFBIG: bad arguments (offset, length, name, size limit). */

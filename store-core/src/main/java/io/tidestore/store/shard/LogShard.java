@@ -1077,7 +1077,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
     byte[] v = e.xattr(name);
     if (v == null) {
       done.complete(
-          null, new StoreException(Code.NOT_FOUND, "no xattr '" + name + "' on " + key.name()));
+          null, new StoreException(Code.NO_ATTRIBUTE, "no xattr '" + name + "' on " + key.name()));
       return;
     }
     done.complete(v.clone(), null);

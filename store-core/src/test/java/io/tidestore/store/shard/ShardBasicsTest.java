@@ -201,7 +201,15 @@ class ShardBasicsTest {
         assertThrows(
             StoreException.class,
             () -> h.call((StoreCompletion<byte[]> c) -> h.shard.getXattr(a, "user.color", c)));
-    assertEquals(StoreException.Code.NOT_FOUND, e.code());
+    assertEquals(StoreException.Code.NO_ATTRIBUTE, e.code(), "the object is there, the xattr not");
+    StoreException noObject =
+        assertThrows(
+            StoreException.class,
+            () ->
+                h.call(
+                    (StoreCompletion<byte[]> c) ->
+                        h.shard.getXattr(new ObjectKey(1, "nobody"), "user.color", c)));
+    assertEquals(StoreException.Code.NOT_FOUND, noObject.code());
   }
 
   @Test

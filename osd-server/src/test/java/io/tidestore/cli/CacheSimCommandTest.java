@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tidestore.store.cache.PolicyConfig;
 import io.tidestore.store.cache.sim.BlockGenerator;
 import io.tidestore.store.cache.sim.TraceReplay;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -17,23 +15,16 @@ import picocli.CommandLine;
 class CacheSimCommandTest {
   @TempDir Path dir;
 
-  record Run(int exit, String out, String err) {}
-
-  private static Run run(String... args) {
-    CommandLine cli = TidestoreMain.newCommandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cli.setOut(new PrintWriter(out));
-    cli.setErr(new PrintWriter(err));
-    int exit = cli.execute(args);
-    return new Run(exit, out.toString(), err.toString());
+  private static CliRun run(String... args) {
+    return CliRun.of(args);
   }
 
   @Test
   void replaysABlockTraceAndPrintsHitsAccessesAndRatio() throws Exception {
     Path t = dir.resolve("t.trace");
     Files.writeString(t, "1\n2\n1\n3\n1\n2\n");
-    Run r = run("cache-sim", "--policy", "lru", "--capacity-blocks", "2", "--trace", t.toString());
+    CliRun r =
+        run("cache-sim", "--policy", "lru", "--capacity-blocks", "2", "--trace", t.toString());
     assertEquals(0, r.exit(), r.err());
     // LRU(2): 1 m, 2 m, 1 h, 3 m (evicts 2), 1 h, 2 m
     assertTrue(r.out().contains("accesses:   6"), r.out());
@@ -46,7 +37,7 @@ class CacheSimCommandTest {
   void twoQWithSeqDetectOffMatchesTheLibraryReplay() throws Exception {
     Path t = dir.resolve("zipf.trace");
     BlockGenerator.write("zipf:0.768780", 20_000, 50_000, 3, t);
-    Run r =
+    CliRun r =
         run(
             "cache-sim",
             "--policy",
@@ -74,7 +65,8 @@ class CacheSimCommandTest {
     Path t = dir.resolve("fio.log");
     Files.writeString(
         t, "fio version 2 iolog\n/f add\n/f open\n/f read 0 8192\n/f read 4096 4096\n/f close\n");
-    Run r = run("cache-sim", "--policy", "2q", "--capacity-blocks", "8", "--trace", t.toString());
+    CliRun r =
+        run("cache-sim", "--policy", "2q", "--capacity-blocks", "8", "--trace", t.toString());
     assertEquals(0, r.exit(), r.err());
     assertTrue(r.out().contains("accesses:   3"), r.out());
     assertTrue(r.out().contains("hits:       1"), r.out());
@@ -85,14 +77,15 @@ class CacheSimCommandTest {
   void badTraceLineIsExitOneWithTheLineNumber() throws Exception {
     Path t = dir.resolve("bad.trace");
     Files.writeString(t, "1\n2\nbanana\n");
-    Run r = run("cache-sim", "--policy", "lru", "--capacity-blocks", "2", "--trace", t.toString());
+    CliRun r =
+        run("cache-sim", "--policy", "lru", "--capacity-blocks", "2", "--trace", t.toString());
     assertEquals(1, r.exit());
     assertTrue(r.err().contains("bad.trace:3: not a block number: 'banana'"), r.err());
   }
 
   @Test
   void missingTraceIsExitOne() {
-    Run r =
+    CliRun r =
         run(
             "cache-sim",
             "--policy",
@@ -107,13 +100,14 @@ class CacheSimCommandTest {
 
   @Test
   void badOptionsAreUsageErrors() {
-    Run noTrace = run("cache-sim", "--policy", "lru", "--capacity-blocks", "2");
+    CliRun noTrace = run("cache-sim", "--policy", "lru", "--capacity-blocks", "2");
     assertEquals(CommandLine.ExitCode.USAGE, noTrace.exit());
     assertTrue(noTrace.err().contains("missing --trace"), noTrace.err());
-    Run badPolicy = run("cache-sim", "--policy", "arc", "--capacity-blocks", "2", "--trace", "x");
+    CliRun badPolicy =
+        run("cache-sim", "--policy", "arc", "--capacity-blocks", "2", "--trace", "x");
     assertEquals(CommandLine.ExitCode.USAGE, badPolicy.exit());
     assertTrue(badPolicy.err().contains("expected 'lru' or '2q'"), badPolicy.err());
-    Run badSeq =
+    CliRun badSeq =
         run(
             "cache-sim",
             "--policy",
@@ -125,7 +119,7 @@ class CacheSimCommandTest {
             "--trace",
             "x");
     assertEquals(CommandLine.ExitCode.USAGE, badSeq.exit());
-    Run badKin =
+    CliRun badKin =
         run(
             "cache-sim",
             "--policy",
@@ -138,12 +132,13 @@ class CacheSimCommandTest {
             "x");
     assertEquals(CommandLine.ExitCode.USAGE, badKin.exit());
     assertTrue(badKin.err().contains("kin must be within [0, 1]"), badKin.err());
-    Run zero = run("cache-sim", "--policy", "lru", "--capacity-blocks", "0", "--trace", "x");
+    CliRun zero = run("cache-sim", "--policy", "lru", "--capacity-blocks", "0", "--trace", "x");
     assertEquals(CommandLine.ExitCode.USAGE, zero.exit());
-    Run badDist = run("cache-sim", "--generate", "zipf:abc", "--blocks", "10", "--accesses", "10");
+    CliRun badDist =
+        run("cache-sim", "--generate", "zipf:abc", "--blocks", "10", "--accesses", "10");
     assertEquals(CommandLine.ExitCode.USAGE, badDist.exit());
     assertTrue(badDist.err().contains("bad distribution 'zipf:abc'"), badDist.err());
-    Run mixed =
+    CliRun mixed =
         run(
             "cache-sim",
             "--generate",
@@ -162,7 +157,7 @@ class CacheSimCommandTest {
     Path a = dir.resolve("a.trace");
     Path b = dir.resolve("b.trace");
     for (Path p : new Path[] {a, b}) {
-      Run r =
+      CliRun r =
           run(
               "cache-sim",
               "--generate",
@@ -179,7 +174,7 @@ class CacheSimCommandTest {
     }
     assertEquals(Files.readString(a), Files.readString(b));
     assertEquals(5000, Files.readAllLines(a).size());
-    Run stdout =
+    CliRun stdout =
         run(
             "cache-sim",
             "--generate",
@@ -196,10 +191,10 @@ class CacheSimCommandTest {
 
   @Test
   void helpAndVersionWork() {
-    Run help = run("cache-sim", "--help");
+    CliRun help = run("cache-sim", "--help");
     assertEquals(0, help.exit());
     assertTrue(help.out().contains("--capacity-blocks"), help.out());
-    Run version = run("cache-sim", "--version");
+    CliRun version = run("cache-sim", "--version");
     assertEquals(0, version.exit());
     assertTrue(version.out().startsWith("tidestore "), version.out());
   }

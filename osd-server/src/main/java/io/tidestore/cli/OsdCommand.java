@@ -187,6 +187,16 @@ final class OsdCommand implements Callable<Integer> {
   String memoryLimit = "4g";
 
   @Option(
+      names = "--max-inflight-frame-bytes",
+      paramLabel = "BYTES",
+      description =
+          "Memory that partly received requests (object protocol frames and NBD write payloads"
+              + " over 64 KiB) may hold, over all connections: past it the server stops reading"
+              + " the connections whose large request does not fit until others complete. One"
+              + " request larger than this is still taken alone. Default: ${DEFAULT-VALUE}.")
+  String maxInflightFrameBytes = "256m";
+
+  @Option(
       names = "--shards",
       paramLabel = "S",
       description =
@@ -254,6 +264,14 @@ final class OsdCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(),
           "--cache-size " + cacheSize + " does not fit --memory-limit " + memoryLimit);
+    }
+    long inflightFrameBytes = bytes("--max-inflight-frame-bytes", maxInflightFrameBytes);
+    if (inflightFrameBytes <= 0) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "Invalid value for option '--max-inflight-frame-bytes': "
+              + maxInflightFrameBytes
+              + " (must be more than 0)");
     }
     PolicyConfig policy =
         switch (cachePolicy) {
@@ -332,7 +350,8 @@ final class OsdCommand implements Callable<Integer> {
         shardBytes,
         engineSettings,
         flush,
-        overprovision);
+        overprovision,
+        inflightFrameBytes);
   }
 
   private long bytes(String option, String value) {

@@ -12,6 +12,7 @@ import io.tidestore.osd.metrics.OsdMetrics;
 import io.tidestore.osd.metrics.ReactorMetrics;
 import io.tidestore.osd.metrics.StoreMetrics;
 import io.tidestore.osd.nbd.NbdServer;
+import io.tidestore.osd.net.InboundBudget;
 import io.tidestore.osd.protocol.ObjectProtocolServer;
 import io.tidestore.osd.protocol.Op;
 import io.tidestore.osd.protocol.ServerLimits;
@@ -52,6 +53,7 @@ public final class OsdDaemon implements AutoCloseable {
   private final ShutdownSignal shutdownSignal = new ShutdownSignal();
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private final MemoryBudget budget;
+  private final InboundBudget frameBudget;
   private AdminHttpServer admin;
   private Reactors reactors;
   private ObjectProtocolServer objects;
@@ -60,6 +62,7 @@ public final class OsdDaemon implements AutoCloseable {
   private OsdDaemon(OsdSettings settings) {
     this.settings = settings;
     this.budget = new MemoryBudget(settings.memoryLimitBytes());
+    this.frameBudget = new InboundBudget(settings.maxInflightFrameBytes());
   }
 
   /** Starts every part, or closes what was started and throws. */
@@ -136,6 +139,7 @@ public final class OsdDaemon implements AutoCloseable {
     reactors = engine.network();
     ReactorMetrics.bind(metrics.registry(), engine.kind().label(), engine.groups());
     MemoryMetrics.bind(metrics.registry(), budget);
+    MemoryMetrics.bindInboundFrames(metrics.registry(), frameBudget);
 
     ShardCaches caches =
         new ShardCaches(
@@ -162,7 +166,8 @@ public final class OsdDaemon implements AutoCloseable {
                 "tidestore_object_op_latency_seconds",
                 "Object protocol ops, request decoded to reply written, by op",
                 reactors,
-                Op.measuredNames()));
+                Op.measuredNames()),
+            frameBudget);
     resources.push(objects);
     nbd =
         NbdServer.start(
@@ -176,7 +181,8 @@ public final class OsdDaemon implements AutoCloseable {
                 "tidestore_nbd_op_latency_seconds",
                 "NBD commands, request decoded to reply written, by command",
                 reactors,
-                NbdServer.commandNames()));
+                NbdServer.commandNames()),
+            frameBudget);
     resources.push(nbd);
 
     admin =
@@ -255,7 +261,10 @@ public final class OsdDaemon implements AutoCloseable {
         + "}";
   }
 
-  /** {"limit":..,"reserved":..,"cache":..,"io_buffers":..,"index":..,"netty":..} in bytes. */
+  /**
+   * {"limit":..,"reserved":..,"cache":..,"io_buffers":..,"index":..,"netty":..,"inbound_frames":..,
+   * "inbound_frames_limit":..} in bytes.
+   */
   private String memoryJson() {
     StringBuilder json =
         new StringBuilder("{\"limit\":")
@@ -268,7 +277,14 @@ public final class OsdDaemon implements AutoCloseable {
           .append("\":")
           .append(budget.reservedBytes(use));
     }
-    return json.append(",\"netty\":").append(NettyMemory.usedDirectBytes()).append('}').toString();
+    return json.append(",\"netty\":")
+        .append(NettyMemory.usedDirectBytes())
+        .append(",\"inbound_frames\":")
+        .append(frameBudget.reservedBytes())
+        .append(",\"inbound_frames_limit\":")
+        .append(frameBudget.limitBytes())
+        .append('}')
+        .toString();
   }
 
   private static String jsonEscape(String s) {

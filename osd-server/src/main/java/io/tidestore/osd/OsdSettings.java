@@ -30,6 +30,8 @@ import java.nio.file.Path;
  * @param engine the threading engine (reactor or classic) and the classic engine's threads
  * @param journalFlush how the store's journal makes a record durable
  * @param overprovisionPercent share of each shard's segments kept from users as cleaning headroom
+ * @param maxInflightFrameBytes the bytes that incomplete inbound frames (object protocol frames,
+ *     NBD write payloads) may hold, over all connections of both protocols
  */
 public record OsdSettings(
     Path confFile,
@@ -50,7 +52,8 @@ public record OsdSettings(
     long mkfsShardBytes,
     EngineSettings engine,
     JournalFlush journalFlush,
-    int overprovisionPercent) {
+    int overprovisionPercent,
+    long maxInflightFrameBytes) {
 
   /** The Prometheus exporter port of Ceph's mgr module, so dashboards find us where they look. */
   public static final int DEFAULT_METRICS_PORT = 9283;

@@ -2,6 +2,7 @@ package io.tidestore.osd.metrics;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tidestore.osd.net.InboundBudget;
 import io.tidestore.store.memory.MemoryBudget;
 import io.tidestore.store.memory.MemoryUse;
 import java.util.Locale;
@@ -34,6 +35,26 @@ public final class MemoryMetrics {
     Gauge.builder("tidestore.memory.reserved", budget, MemoryBudget::reservedBytes)
         .baseUnit("bytes")
         .description("Off-heap memory reserved now, all uses")
+        .register(registry);
+  }
+
+  /**
+   * The in-flight frame budget ({@code --max-inflight-frame-bytes}, outside {@code
+   * --memory-limit}): {@code tidestore.inbound.frames.reserved}, {@code
+   * tidestore.inbound.frames.limit} and {@code tidestore.inbound.frames.waiting} (connections whose
+   * reading is paused until the budget has room).
+   */
+  public static void bindInboundFrames(MeterRegistry registry, InboundBudget frames) {
+    Gauge.builder("tidestore.inbound.frames.reserved", frames, InboundBudget::reservedBytes)
+        .baseUnit("bytes")
+        .description("Bytes reserved for partly received large requests (object protocol, NBD)")
+        .register(registry);
+    Gauge.builder("tidestore.inbound.frames.limit", frames, InboundBudget::limitBytes)
+        .baseUnit("bytes")
+        .description("Bytes partly received requests may hold (--max-inflight-frame-bytes)")
+        .register(registry);
+    Gauge.builder("tidestore.inbound.frames.waiting", frames, InboundBudget::waitingConnections)
+        .description("Connections not read until the in-flight frame budget has room")
         .register(registry);
   }
 

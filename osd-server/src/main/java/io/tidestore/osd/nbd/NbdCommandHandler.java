@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.tidestore.osd.metrics.OpLatencies;
+import io.tidestore.osd.net.ReadGate;
 import io.tidestore.osd.protocol.OpException;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletionException;
@@ -42,6 +43,7 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
   private final NbdServer.Limits limits;
   private final OpLatencies latencies;
   private ChannelHandlerContext ctx;
+  private ReadGate gate;
   private int latencySlot = -1;
   private int inFlight;
   private boolean disconnecting;
@@ -65,6 +67,7 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
     this.ctx = ctx;
+    this.gate = ReadGate.of(ctx.channel());
     this.latencySlot = latencies.slotOf(ctx.executor());
   }
 
@@ -157,7 +160,7 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
   private Op start(NbdRequest request, ByteBuf readReply, long decodedNanos) {
     inFlight++;
     if (inFlight >= limits.maxInFlight()) {
-      ctx.channel().config().setAutoRead(false);
+      gate.pause(ReadGate.BACKPRESSURE);
     }
     Op op = freeOps.pollFirst();
     if (op == null) {
@@ -240,8 +243,8 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
       latencies.record(type, latencySlot, System.nanoTime() - decodedNanos);
       if (disconnecting) {
         closeIfDrained();
-      } else if (!ctx.channel().config().isAutoRead() && inFlight <= limits.maxInFlight() / 2) {
-        ctx.channel().config().setAutoRead(true);
+      } else if (gate.isPaused(ReadGate.BACKPRESSURE) && inFlight <= limits.maxInFlight() / 2) {
+        gate.resume(ReadGate.BACKPRESSURE);
       }
     }
   }

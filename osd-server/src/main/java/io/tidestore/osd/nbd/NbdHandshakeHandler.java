@@ -6,6 +6,8 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.tidestore.osd.metrics.OpLatencies;
+import io.tidestore.osd.net.InboundBudget;
+import io.tidestore.osd.net.ReadGate;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -41,6 +43,7 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
   private final ImageExports exports;
   private final NbdServer.Limits limits;
   private final OpLatencies latencies;
+  private final InboundBudget frameBudget;
   private boolean gotClientFlags;
   private boolean noZeroes;
   private long discarding; // bytes of an over-long option still to skip
@@ -49,6 +52,15 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
   private ScheduledFuture<?> deadline; // closes the connection if the handshake takes too long
 
   NbdHandshakeHandler(ImageExports exports, NbdServer.Limits limits, OpLatencies latencies) {
+    this(exports, limits, latencies, new InboundBudget(InboundBudget.DEFAULT_BYTES));
+  }
+
+  NbdHandshakeHandler(
+      ImageExports exports,
+      NbdServer.Limits limits,
+      OpLatencies latencies,
+      InboundBudget frameBudget) {
+    this.frameBudget = frameBudget;
     this.exports = exports;
     this.limits = limits;
     this.latencies = latencies;
@@ -280,7 +292,9 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
       return then.test(future.join());
     }
     waiting = true;
-    ctx.channel().config().setAutoRead(false);
+    // Through the gate: a request decoder added meanwhile may pause reading for the frame budget.
+    ReadGate gate = ReadGate.of(ctx.channel());
+    gate.pause(ReadGate.HANDSHAKE);
     future.whenComplete(
         (value, failure) ->
             ctx.executor()
@@ -299,7 +313,7 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
                         return;
                       }
                       boolean more = then.test(value);
-                      ctx.channel().config().setAutoRead(true);
+                      gate.resume(ReadGate.HANDSHAKE);
                       if (more) {
                         // Decode whatever arrived while we waited.
                         ctx.pipeline().fireChannelRead(Unpooled.EMPTY_BUFFER);
@@ -319,7 +333,10 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
     // Bytes after the option that started transmission are requests: ByteToMessageDecoder hands
     // its cumulation to the next handler when it is removed.
     ctx.pipeline()
-        .addAfter(ctx.name(), "nbd-requests", new NbdRequestDecoder())
+        .addAfter(
+            ctx.name(),
+            "nbd-requests",
+            new NbdRequestDecoder(frameBudget, NbdRequestDecoder.STALL_TIMEOUT_NANOS))
         .addAfter("nbd-requests", "nbd-commands", new NbdCommandHandler(image, limits, latencies));
     ctx.pipeline().remove(this);
   }

@@ -3,7 +3,11 @@ package io.tidestore.osd.nbd;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.tidestore.osd.net.FrameReservation;
+import io.tidestore.osd.net.InboundBudget;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
 /**
@@ -21,6 +25,13 @@ import java.util.logging.Logger;
  * byte is copied once, and the cumulation is mostly empty so the next read is taken as is. Larger
  * payloads still accumulate as they arrive, so a header alone never makes the server allocate more
  * than this.
+ *
+ * <p>A payload of more than {@link InboundBudget#THRESHOLD} bytes that is not all there is reserved
+ * from the daemon's {@link InboundBudget} before it is buffered, and given back when the request is
+ * handed on or the connection goes away; while the budget is full the connection is not read
+ * (docs/nbd.md, "Receive buffering"). Such a payload that takes longer than {@link
+ * #STALL_TIMEOUT_NANOS} to arrive (counted again from when its reservation is granted) closes the
+ * connection, so a stalled sender cannot keep the budget from everyone else.
  */
 @SuppressWarnings("FutureReturnValueIgnored") // close failures need no handling
 final class NbdRequestDecoder extends ByteToMessageDecoder {
@@ -32,6 +43,17 @@ final class NbdRequestDecoder extends ByteToMessageDecoder {
   /** Largest payload assembled in a buffer of its own (allocated when its header arrives). */
   static final int ASSEMBLE_MAX_BYTES = 1 << 20;
 
+  /** How long a reserved (large) payload may take to arrive: 30 s, as the object protocol's. */
+  static final long STALL_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+  private final FrameReservation reservation;
+  private final long stallTimeoutNanos;
+
+  /** When the large payload being received started (or got its reservation); -1 when none. */
+  private long stallSinceNanos = -1;
+
+  private ScheduledFuture<?> checker;
+
   private long discarding;
 
   /** The payload being assembled, and its request's header fields; null when none. */
@@ -40,6 +62,63 @@ final class NbdRequestDecoder extends ByteToMessageDecoder {
   private int assemblingFlags;
   private long assemblingCookie;
   private long assemblingOffset;
+
+  NbdRequestDecoder() {
+    this(InboundBudget.unbounded(), STALL_TIMEOUT_NANOS);
+  }
+
+  NbdRequestDecoder(InboundBudget budget, long stallTimeoutNanos) {
+    this.reservation = new FrameReservation(budget);
+    this.stallTimeoutNanos = stallTimeoutNanos;
+  }
+
+  /** Bytes this connection holds reserved from the budget (tests). */
+  long reservedBytes() {
+    return reservation.heldBytes();
+  }
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    reservation.attach(
+        ctx,
+        () -> {
+          if (stallSinceNanos >= 0) {
+            stallSinceNanos = ctx.executor().ticker().nanoTime();
+          }
+        });
+  }
+
+  /** Starts timing a large payload (and the connection's periodic check, on its first one). */
+  private void startStallClock(ChannelHandlerContext ctx) {
+    if (stallSinceNanos < 0) {
+      stallSinceNanos = ctx.executor().ticker().nanoTime();
+    }
+    if (checker == null) {
+      long period = Math.max(stallTimeoutNanos / 4, TimeUnit.MILLISECONDS.toNanos(10));
+      checker =
+          ctx.executor()
+              .scheduleAtFixedRate(() -> checkStall(ctx), period, period, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  private void checkStall(ChannelHandlerContext ctx) {
+    if (stallSinceNanos >= 0
+        && ctx.executor().ticker().nanoTime() - stallSinceNanos > stallTimeoutNanos) {
+      LOG.warning(
+          ctx.channel().remoteAddress()
+              + ": NBD write payload incomplete for more than "
+              + TimeUnit.NANOSECONDS.toMillis(stallTimeoutNanos)
+              + " ms, closing (slow or truncated sender)");
+      stallSinceNanos = -1;
+      ctx.close();
+    }
+  }
+
+  /** A large payload is complete and handed on: its reservation goes back. */
+  private void finishLarge() {
+    stallSinceNanos = -1;
+    reservation.release();
+  }
 
   @Override
   protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
@@ -52,6 +131,9 @@ final class NbdRequestDecoder extends ByteToMessageDecoder {
         }
         ByteBuf payload = assembling;
         assembling = null;
+        if (payload.readableBytes() > InboundBudget.THRESHOLD) {
+          finishLarge();
+        }
         out.add(
             new NbdRequest(
                 assemblingFlags,
@@ -98,6 +180,12 @@ final class NbdRequestDecoder extends ByteToMessageDecoder {
         continue;
       }
       if (in.readableBytes() < Nbd.REQUEST_HEADER + length) {
+        if (length > InboundBudget.THRESHOLD) {
+          startStallClock(ctx);
+          if (!reservation.reserve(length)) {
+            return; // reading paused until the budget has room
+          }
+        }
         if (length < ASSEMBLE_MIN_BYTES || length > ASSEMBLE_MAX_BYTES) {
           return;
         }
@@ -110,12 +198,19 @@ final class NbdRequestDecoder extends ByteToMessageDecoder {
       }
       in.skipBytes(Nbd.REQUEST_HEADER);
       ByteBuf payload = in.readRetainedSlice((int) length);
+      if (length > InboundBudget.THRESHOLD) {
+        finishLarge();
+      }
       out.add(new NbdRequest(flags, type, cookie, offset, length, payload, false));
     }
   }
 
   @Override
   protected void handlerRemoved0(ChannelHandlerContext ctx) {
+    reservation.close();
+    if (checker != null) {
+      checker.cancel(false);
+    }
     if (assembling != null) {
       assembling.release();
       assembling = null;

@@ -6,6 +6,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.tidestore.osd.metrics.OpLatencies;
+import io.tidestore.osd.net.InboundBudget;
 import io.tidestore.osd.reactor.Reactors;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -96,6 +97,29 @@ public final class NbdServer implements AutoCloseable {
       Limits limits,
       OpLatencies latencies)
       throws IOException {
+    return start(
+        reactors,
+        address,
+        port,
+        exports,
+        limits,
+        latencies,
+        new InboundBudget(InboundBudget.DEFAULT_BYTES));
+  }
+
+  /**
+   * As above, reserving the bytes of incomplete large write payloads from {@code frameBudget}, the
+   * budget the daemon shares between its listeners.
+   */
+  public static NbdServer start(
+      Reactors reactors,
+      InetAddress address,
+      int port,
+      ImageExports exports,
+      Limits limits,
+      OpLatencies latencies,
+      InboundBudget frameBudget)
+      throws IOException {
     ServerBootstrap bootstrap =
         new ServerBootstrap()
             .group(reactors.group())
@@ -110,7 +134,8 @@ public final class NbdServer implements AutoCloseable {
                   protected void initChannel(Channel ch) {
                     ch.pipeline()
                         .addLast(
-                            "nbd-handshake", new NbdHandshakeHandler(exports, limits, latencies));
+                            "nbd-handshake",
+                            new NbdHandshakeHandler(exports, limits, latencies, frameBudget));
                   }
                 });
     InetSocketAddress bindAddress = new InetSocketAddress(address, port);

@@ -5,6 +5,8 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.tidestore.osd.net.FrameReservation;
+import io.tidestore.osd.net.InboundBudget;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
@@ -20,6 +22,12 @@ import java.util.logging.Logger;
  * or a truncated frame followed by silence) closes the connection with a log line. One periodic
  * check per connection implements it, not one timer per frame.
  *
+ * <p>A frame of more than {@link InboundBudget#THRESHOLD} bytes is reserved from the daemon's
+ * {@link InboundBudget} when its header arrives and is given back when the frame is complete and
+ * handed on, or when the connection goes away. While the budget is full the connection is not read
+ * (docs/protocol.md, "Hostile and broken input"); the partial-frame timeout keeps running, and
+ * restarts when the reservation is granted.
+ *
  * <p>One instance per channel; everything runs on the channel's event loop.
  */
 @SuppressWarnings("FutureReturnValueIgnored") // write/schedule failures surface as channel errors
@@ -31,18 +39,38 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   private long partialSinceNanos = -1;
   private boolean failed;
   private ScheduledFuture<?> checker;
+  private final FrameReservation reservation;
 
   /**
    * @param partialTimeoutNanos how long one frame may take to arrive completely
    * @param sendErrorReply true on the server (reply before closing), false on the client
    */
   public FrameDecoder(long partialTimeoutNanos, boolean sendErrorReply) {
+    this(partialTimeoutNanos, sendErrorReply, InboundBudget.unbounded());
+  }
+
+  /** As above, reserving large frames from {@code budget}. */
+  public FrameDecoder(long partialTimeoutNanos, boolean sendErrorReply, InboundBudget budget) {
     this.partialTimeoutNanos = partialTimeoutNanos;
     this.sendErrorReply = sendErrorReply;
+    this.reservation = new FrameReservation(budget);
+  }
+
+  /** Bytes this connection holds reserved from the budget (tests). */
+  long reservedBytes() {
+    return reservation.heldBytes();
   }
 
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
+    reservation.attach(
+        ctx,
+        () -> {
+          if (partialSinceNanos >= 0) {
+            // The wait was the budget's doing, not the sender's: a fresh timeout to send it.
+            partialSinceNanos = ctx.executor().ticker().nanoTime();
+          }
+        });
     long period = Math.max(partialTimeoutNanos / 4, TimeUnit.MILLISECONDS.toNanos(10));
     checker =
         ctx.executor()
@@ -51,6 +79,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
   @Override
   protected void handlerRemoved0(ChannelHandlerContext ctx) {
+    reservation.close();
     if (checker != null) {
       checker.cancel(false);
     }
@@ -90,6 +119,10 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         return;
       }
       if (in.readableBytes() < 4 + length) {
+        if (length > InboundBudget.THRESHOLD) {
+          // Reserve the frame before buffering it; when the budget is full, reading pauses.
+          reservation.reserve(4 + length);
+        }
         break;
       }
       int op = in.getUnsignedByte(start + FrameDescriptor.OP_OFFSET);
@@ -100,6 +133,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
       ByteBuf body = in.retainedSlice(start + FrameDescriptor.HEADER_LENGTH, bodyLength);
       in.skipBytes(4 + (int) length);
       out.add(new Frame(op, flags, status, id, body));
+      if (length > InboundBudget.THRESHOLD) {
+        reservation.release();
+      }
       progressed = true;
     }
     if (!in.isReadable()) {

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tidestore.osd.metrics.OpLatencies;
+import io.tidestore.osd.net.ReadGate;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +33,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
 
   private final ServerContext server;
   private final ServerLimits limits;
+  private ReadGate gate;
   private final OpLatencies latencies;
   private ChannelHandlerContext ctx;
   private int latencySlot = -1;
@@ -55,6 +57,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
     this.ctx = ctx;
+    this.gate = ReadGate.of(ctx.channel());
     this.latencySlot = latencies.slotOf(ctx.executor());
   }
 
@@ -281,7 +284,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
   private <T> void track(int op, long id, CompletionStage<T> stage, Encoder<T> encoder) {
     inFlight++;
     if (inFlight >= limits.maxInFlight()) {
-      ctx.channel().config().setAutoRead(false);
+      gate.pause(ReadGate.BACKPRESSURE);
     }
     stage.whenComplete(new Completion<>(op, id, encoder, decodedNanos));
   }
@@ -370,17 +373,17 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
   }
 
   private void maybeResumeReading() {
-    if (!ctx.channel().config().isAutoRead()
+    if (gate.isPaused(ReadGate.BACKPRESSURE)
         && inFlight <= limits.maxInFlight() / 2
         && ctx.channel().isWritable()) {
-      ctx.channel().config().setAutoRead(true);
+      gate.resume(ReadGate.BACKPRESSURE);
     }
   }
 
   @Override
   public void channelWritabilityChanged(ChannelHandlerContext ctx) {
     if (!ctx.channel().isWritable()) {
-      ctx.channel().config().setAutoRead(false);
+      gate.pause(ReadGate.BACKPRESSURE);
     } else {
       maybeResumeReading();
     }

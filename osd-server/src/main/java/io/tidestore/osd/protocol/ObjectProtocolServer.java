@@ -8,6 +8,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.tidestore.osd.metrics.OpLatencies;
+import io.tidestore.osd.net.InboundBudget;
 import io.tidestore.osd.reactor.Reactor;
 import io.tidestore.osd.reactor.Reactors;
 import java.io.IOException;
@@ -32,13 +33,16 @@ public final class ObjectProtocolServer implements AutoCloseable, ServerContext 
   private final Reactors reactors;
   private final ObjectOps ops;
   private final OpLatencies latencies;
+  private final InboundBudget frameBudget;
   private final IdentityHashMap<EventLoop, Integer> reactorOfLoop = new IdentityHashMap<>();
   private final List<Channel> listeners = new ArrayList<>();
   private volatile ShardMap shardMap;
   private InetSocketAddress mainAddress;
 
-  private ObjectProtocolServer(Reactors reactors, ObjectOps ops, OpLatencies latencies) {
+  private ObjectProtocolServer(
+      Reactors reactors, ObjectOps ops, OpLatencies latencies, InboundBudget frameBudget) {
     this.reactors = reactors;
+    this.frameBudget = frameBudget;
     this.ops = ops;
     this.latencies = latencies;
     for (Reactor reactor : reactors.all()) {
@@ -67,7 +71,30 @@ public final class ObjectProtocolServer implements AutoCloseable, ServerContext 
       ServerLimits limits,
       OpLatencies latencies)
       throws IOException {
-    ObjectProtocolServer server = new ObjectProtocolServer(reactors, ops, latencies);
+    return start(
+        reactors,
+        address,
+        port,
+        ops,
+        limits,
+        latencies,
+        new InboundBudget(InboundBudget.DEFAULT_BYTES));
+  }
+
+  /**
+   * As above, reserving the bytes of incomplete large frames from {@code frameBudget}, the budget
+   * the daemon shares between its listeners.
+   */
+  public static ObjectProtocolServer start(
+      Reactors reactors,
+      InetAddress address,
+      int port,
+      ObjectOps ops,
+      ServerLimits limits,
+      OpLatencies latencies,
+      InboundBudget frameBudget)
+      throws IOException {
+    ObjectProtocolServer server = new ObjectProtocolServer(reactors, ops, latencies, frameBudget);
     try {
       server.bind(address, port, limits);
     } catch (IOException | RuntimeException e) {
@@ -126,7 +153,8 @@ public final class ObjectProtocolServer implements AutoCloseable, ServerContext 
                     ch.pipeline()
                         .addLast(
                             "frames",
-                            new FrameDecoder(limits.partialFrameTimeout().toNanos(), true))
+                            new FrameDecoder(
+                                limits.partialFrameTimeout().toNanos(), true, frameBudget))
                         .addLast(
                             "ops",
                             new ObjectProtocolHandler(

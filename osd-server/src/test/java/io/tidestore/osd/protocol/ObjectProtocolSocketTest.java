@@ -229,6 +229,94 @@ class ObjectProtocolSocketTest {
     return socket;
   }
 
+  private static void sendWriteHeader(DataOutputStream out, long id, int bodyLength)
+      throws Exception {
+    out.writeInt(FrameDescriptor.MIN_LENGTH + bodyLength);
+    out.writeByte(Op.WRITE);
+    out.writeByte(0);
+    out.writeShort(0);
+    out.writeLong(id);
+  }
+
+  private static void awaitTrue(java.util.function.BooleanSupplier condition, String what)
+      throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out waiting until " + what);
+      }
+      Thread.sleep(5);
+    }
+  }
+
+  /** Reads one reply frame and returns its request id and status. */
+  private static long[] readReply(DataInputStream in) throws Exception {
+    int length = in.readInt();
+    in.readByte();
+    in.readByte();
+    int status = in.readUnsignedShort();
+    long id = in.readLong();
+    in.readFully(new byte[length - FrameDescriptor.MIN_LENGTH]);
+    return new long[] {id, status};
+  }
+
+  @Test
+  void largeFramesBeyondTheSharedBudgetWaitThenCompleteAndDisconnectsGiveItBack() throws Exception {
+    int body = 1 << 20;
+    long frame = FrameDescriptor.HEADER_LENGTH + body;
+    io.tidestore.osd.net.InboundBudget budget = new io.tidestore.osd.net.InboundBudget(2 * frame);
+    server =
+        ObjectProtocolServer.start(
+            reactors,
+            InetAddress.getLoopbackAddress(),
+            0,
+            null,
+            new ServerLimits(64, Duration.ofSeconds(20), Duration.ofSeconds(5)),
+            io.tidestore.osd.metrics.OpLatencies.NONE,
+            budget);
+    byte[] half = new byte[body / 2];
+    try (ObjectClient bystander = client();
+        Socket a = rawHello();
+        Socket b = rawHello();
+        Socket c = rawHello()) {
+      DataOutputStream outA = new DataOutputStream(a.getOutputStream());
+      DataOutputStream outB = new DataOutputStream(b.getOutputStream());
+      DataOutputStream outC = new DataOutputStream(c.getOutputStream());
+      sendWriteHeader(outA, 11, body);
+      outA.write(half);
+      outA.flush();
+      sendWriteHeader(outB, 12, body);
+      outB.write(half);
+      outB.flush();
+      awaitTrue(() -> budget.reservedBytes() == 2 * frame, "a and b hold their reservations");
+      sendWriteHeader(outC, 13, body);
+      outC.write(half, 0, 1000);
+      outC.flush();
+      awaitTrue(() -> budget.waitingConnections() == 1, "c waits for the budget");
+      // Others are still served while c waits.
+      assertArrayEquals(new byte[] {7}, await(bystander.ping(new byte[] {7})));
+      assertEquals(2 * frame, budget.reservedBytes());
+
+      outA.write(half);
+      outA.flush();
+      long[] replyA = readReply(new DataInputStream(a.getInputStream()));
+      assertEquals(11, replyA[0]);
+      assertEquals(Status.EOPNOTSUPP, replyA[1]); // decoded whole; no store behind this server
+      // a's reservation went back before its reply was sent; c takes it on its own loop.
+      awaitTrue(() -> budget.reservedBytes() == 2 * frame, "c got its reservation");
+      assertEquals(0, budget.waitingConnections());
+      outC.write(half, 1000, half.length - 1000);
+      outC.write(half);
+      outC.flush();
+      long[] replyC = readReply(new DataInputStream(c.getInputStream()));
+      assertEquals(13, replyC[0]);
+      assertEquals(Status.EOPNOTSUPP, replyC[1]);
+      awaitTrue(() -> budget.reservedBytes() == frame, "only b's reservation is left");
+      b.close(); // mid-frame
+      awaitTrue(() -> budget.reservedBytes() == 0, "b's reservation is given back");
+    }
+  }
+
   private static void assertClosedByServer(InputStream in) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (System.nanoTime() < deadline) {

@@ -103,7 +103,9 @@ final class OsdCommand implements Callable<Integer> {
       names = "--transport",
       paramLabel = "epoll|io_uring",
       converter = TransportConverter.class,
-      description = "Netty transport of the reactors. Default: epoll.")
+      description =
+          "Netty transport of the reactors; both carry the store's io_uring queues. Default: epoll"
+              + " (faster here, see docs/engines.md).")
   Transport transport = Transport.EPOLL;
 
   @Option(

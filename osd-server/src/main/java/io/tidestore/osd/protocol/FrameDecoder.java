@@ -77,6 +77,22 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             .scheduleAtFixedRate(() -> checkPartial(ctx), period, period, TimeUnit.NANOSECONDS);
   }
 
+  /**
+   * While the budget makes this connection wait, reading must stay off. ByteToMessageDecoder asks
+   * for one more read whenever a read batch decoded nothing and auto-read is off (so a partial
+   * message can complete), which here would keep pulling the waiting frame in, a read at a time,
+   * and buffer all of it, the very thing the budget stops.
+   */
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+    if (reservation.isWaiting()) {
+      discardSomeReadBytes();
+      ctx.fireChannelReadComplete();
+      return;
+    }
+    super.channelReadComplete(ctx);
+  }
+
   @Override
   protected void handlerRemoved0(ChannelHandlerContext ctx) {
     reservation.close();

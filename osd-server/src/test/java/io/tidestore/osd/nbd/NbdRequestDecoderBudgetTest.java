@@ -69,6 +69,32 @@ class NbdRequestDecoderBudgetTest {
     }
   }
 
+  /** A waiting connection asks for no more reads (ByteToMessageDecoder would, after each batch). */
+  @ParameterizedTest
+  @ValueSource(ints = {512 << 10, 4 << 20})
+  void aWaitingConnectionRequestsNoFurtherReads(int length) {
+    InboundBudget budget = new InboundBudget(length);
+    connect(budget).writeInbound(write(1, payload(length, 1)).readRetainedSlice(length / 2));
+    int[] reads = {0};
+    EmbeddedChannel waiting =
+        new EmbeddedChannel(
+            new io.netty.channel.ChannelOutboundHandlerAdapter() {
+              @Override
+              public void read(io.netty.channel.ChannelHandlerContext ctx) {
+                reads[0]++;
+                ctx.read();
+              }
+            },
+            new NbdRequestDecoder(budget, TIMEOUT));
+    channels.add(waiting);
+    ByteBuf second = write(2, payload(length, 2));
+    int before = reads[0];
+    waiting.writeInbound(second.readRetainedSlice(length / 4)); // a read, then its read-complete
+    assertEquals(false, waiting.config().isAutoRead(), "the second connection waits");
+    assertEquals(before, reads[0], "no read requested while waiting");
+    second.release();
+  }
+
   /** 512 KiB is assembled in a buffer of its own, 4 MiB accumulates: both are reserved. */
   @ParameterizedTest
   @ValueSource(ints = {512 << 10, 4 << 20})

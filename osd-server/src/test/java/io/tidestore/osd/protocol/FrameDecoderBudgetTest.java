@@ -65,6 +65,36 @@ class FrameDecoderBudgetTest {
     }
   }
 
+  /**
+   * A waiting connection asks for no more reads: ByteToMessageDecoder would otherwise request one
+   * after every read batch that decoded nothing, and on a real socket keep pulling the waiting
+   * frame in until all of it was buffered (found with 120 hostile connections: 15 MiB each).
+   */
+  @Test
+  void aWaitingConnectionRequestsNoFurtherReads() {
+    connect().writeInbound(frame(1, body(1)).readRetainedSlice(BODY / 2));
+    connect().writeInbound(frame(2, body(2)).readRetainedSlice(BODY / 2));
+    int[] reads = {0};
+    EmbeddedChannel c =
+        new EmbeddedChannel(
+            new io.netty.channel.ChannelOutboundHandlerAdapter() {
+              @Override
+              public void read(io.netty.channel.ChannelHandlerContext ctx) {
+                reads[0]++;
+                ctx.read();
+              }
+            },
+            new FrameDecoder(TIMEOUT, true, budget));
+    channels.add(c);
+    ByteBuf frameC = frame(3, body(3));
+    int before = reads[0];
+    c.writeInbound(frameC.readRetainedSlice(BODY / 4)); // a read, then its read-complete
+    assertFalse(c.config().isAutoRead(), "the third connection waits for the budget");
+    c.pipeline().fireChannelReadComplete();
+    assertEquals(before, reads[0], "no read requested while waiting");
+    frameC.release();
+  }
+
   @Test
   void thirdLargeFrameWaitsUntilAnotherCompletesThenArrivesWhole() {
     EmbeddedChannel a = connect();

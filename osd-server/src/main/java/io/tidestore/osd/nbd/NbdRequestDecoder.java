@@ -2,9 +2,8 @@ package io.tidestore.osd.nbd;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.tidestore.osd.net.FrameReservation;
+import io.tidestore.osd.net.BudgetedDecoder;
 import io.tidestore.osd.net.InboundBudget;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +33,7 @@ import java.util.logging.Logger;
  * connection, so a stalled sender cannot keep the budget from everyone else.
  */
 @SuppressWarnings("FutureReturnValueIgnored") // close failures need no handling
-final class NbdRequestDecoder extends ByteToMessageDecoder {
+final class NbdRequestDecoder extends BudgetedDecoder {
   private static final Logger LOG = Logger.getLogger(NbdRequestDecoder.class.getName());
 
   /** Smallest payload assembled in a buffer of its own. */
@@ -46,7 +45,6 @@ final class NbdRequestDecoder extends ByteToMessageDecoder {
   /** How long a reserved (large) payload may take to arrive: 30 s, as the object protocol's. */
   static final long STALL_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
-  private final FrameReservation reservation;
   private final long stallTimeoutNanos;
 
   /** When the large payload being received started (or got its reservation); -1 when none. */
@@ -68,7 +66,7 @@ final class NbdRequestDecoder extends ByteToMessageDecoder {
   }
 
   NbdRequestDecoder(InboundBudget budget, long stallTimeoutNanos) {
-    this.reservation = new FrameReservation(budget);
+    super(budget);
     this.stallTimeoutNanos = stallTimeoutNanos;
   }
 
@@ -203,22 +201,6 @@ final class NbdRequestDecoder extends ByteToMessageDecoder {
       }
       out.add(new NbdRequest(flags, type, cookie, offset, length, payload, false));
     }
-  }
-
-  /**
-   * While the budget makes this connection wait, reading must stay off. ByteToMessageDecoder asks
-   * for one more read whenever a read batch decoded nothing and auto-read is off (so a partial
-   * message can complete), which here would keep pulling the waiting frame in, a read at a time,
-   * and buffer all of it, the very thing the budget stops.
-   */
-  @Override
-  public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
-    if (reservation.isWaiting()) {
-      discardSomeReadBytes();
-      ctx.fireChannelReadComplete();
-      return;
-    }
-    super.channelReadComplete(ctx);
   }
 
   @Override

@@ -3,9 +3,8 @@ package io.tidestore.osd.protocol;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.tidestore.osd.net.FrameReservation;
+import io.tidestore.osd.net.BudgetedDecoder;
 import io.tidestore.osd.net.InboundBudget;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -31,7 +30,7 @@ import java.util.logging.Logger;
  * <p>One instance per channel; everything runs on the channel's event loop.
  */
 @SuppressWarnings("FutureReturnValueIgnored") // write/schedule failures surface as channel errors
-public final class FrameDecoder extends ByteToMessageDecoder {
+public final class FrameDecoder extends BudgetedDecoder {
   private static final Logger LOG = Logger.getLogger(FrameDecoder.class.getName());
 
   private final long partialTimeoutNanos;
@@ -39,7 +38,6 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   private long partialSinceNanos = -1;
   private boolean failed;
   private ScheduledFuture<?> checker;
-  private final FrameReservation reservation;
 
   /**
    * @param partialTimeoutNanos how long one frame may take to arrive completely
@@ -51,9 +49,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
   /** As above, reserving large frames from {@code budget}. */
   public FrameDecoder(long partialTimeoutNanos, boolean sendErrorReply, InboundBudget budget) {
+    super(budget);
     this.partialTimeoutNanos = partialTimeoutNanos;
     this.sendErrorReply = sendErrorReply;
-    this.reservation = new FrameReservation(budget);
   }
 
   /** Bytes this connection holds reserved from the budget (tests). */
@@ -75,22 +73,6 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     checker =
         ctx.executor()
             .scheduleAtFixedRate(() -> checkPartial(ctx), period, period, TimeUnit.NANOSECONDS);
-  }
-
-  /**
-   * While the budget makes this connection wait, reading must stay off. ByteToMessageDecoder asks
-   * for one more read whenever a read batch decoded nothing and auto-read is off (so a partial
-   * message can complete), which here would keep pulling the waiting frame in, a read at a time,
-   * and buffer all of it, the very thing the budget stops.
-   */
-  @Override
-  public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
-    if (reservation.isWaiting()) {
-      discardSomeReadBytes();
-      ctx.fireChannelReadComplete();
-      return;
-    }
-    super.channelReadComplete(ctx);
   }
 
   @Override

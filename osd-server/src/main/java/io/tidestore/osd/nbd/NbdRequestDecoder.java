@@ -70,11 +70,6 @@ final class NbdRequestDecoder extends BudgetedDecoder {
     this.stallTimeoutNanos = stallTimeoutNanos;
   }
 
-  /** Bytes this connection holds reserved from the budget (tests). */
-  long reservedBytes() {
-    return reservation.heldBytes();
-  }
-
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
     reservation.attach(

@@ -16,6 +16,11 @@ public abstract class BudgetedDecoder extends ByteToMessageDecoder {
     this.reservation = new FrameReservation(budget);
   }
 
+  /** Bytes this connection holds reserved from the budget (metrics, tests). */
+  public long reservedBytes() {
+    return reservation.heldBytes();
+  }
+
   /**
    * While the budget makes this connection wait, reading must stay off. ByteToMessageDecoder asks
    * for one more read whenever a read batch decoded nothing and auto-read is off (so a partial

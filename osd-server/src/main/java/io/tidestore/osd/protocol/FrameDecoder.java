@@ -54,11 +54,6 @@ public final class FrameDecoder extends BudgetedDecoder {
     this.sendErrorReply = sendErrorReply;
   }
 
-  /** Bytes this connection holds reserved from the budget (tests). */
-  long reservedBytes() {
-    return reservation.heldBytes();
-  }
-
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
     reservation.attach(

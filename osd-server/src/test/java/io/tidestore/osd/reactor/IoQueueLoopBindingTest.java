@@ -146,10 +146,11 @@ class IoQueueLoopBindingTest {
               shard.close();
               return n;
             });
-    // The loop lets go of the eventfd once closed (io_uring: after the armed poll is cancelled).
+    // The loop lets go of the eventfd once closed (io_uring: once the cancelled poll's completion
+    // is reaped). Each round trip to the loop is a pass that reaps what the kernel posted.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!onLoop(shard.binding::released) && System.nanoTime() < deadline) {
-      Thread.sleep(10);
+      Thread.onSpinWait();
     }
     assertTrue(onLoop(shard.binding::released), "the loop released the eventfd");
     assertTrue(!shard.offLoop, "every completion ran on the loop thread");
@@ -194,15 +195,21 @@ class IoQueueLoopBindingTest {
     IoQueueConfig config =
         IoQueueConfig.defaults().withCapacity(OPS).withBackend(IoQueueConfig.Backend.IO_URING);
     Shard shard = onLoop(() -> new Shard(config));
+    int eventfd = onLoop(shard.queue::completionFd);
     onLoop(
         () -> {
           shard.binding.close();
           shard.writeAll();
           return null;
         });
-    // Nothing watches the eventfd now, so under DEFER_TASKRUN the writes stay unreaped.
-    Thread.sleep(300);
-    assertEquals(0, onLoop(() -> shard.completed));
+    // Wait until the kernel has signalled the eventfd (completion work is queued), then give the
+    // loop a pass: a binding still watching would have drained it and reaped the writes.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (eventfdCount(eventfd) == 0 && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    assertTrue(eventfdCount(eventfd) > 0, "the writes signalled the eventfd");
+    assertEquals(0, onLoop(() -> shard.completed), "nothing reaped them");
     onLoop(
         () -> {
           while (shard.queue.inFlight() > 0) {
@@ -216,6 +223,16 @@ class IoQueueLoopBindingTest {
           shard.close();
           return null;
         });
+  }
+
+  /** An eventfd's counter as the kernel shows it ({@code eventfd-count} in fdinfo, hex). */
+  private static long eventfdCount(int fd) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/self/fdinfo/" + fd))) {
+      if (line.startsWith("eventfd-count:")) {
+        return Long.parseLong(line.substring("eventfd-count:".length()).strip(), 16);
+      }
+    }
+    throw new IOException("fd " + fd + " is not an eventfd");
   }
 
   @Test

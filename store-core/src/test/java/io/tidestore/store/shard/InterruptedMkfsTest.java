@@ -14,9 +14,11 @@ import io.tidestore.store.io.TestFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -137,30 +139,37 @@ class InterruptedMkfsTest {
   }
 
   /**
-   * The real thing: mkfs in a child JVM, SIGKILLed at a random moment after it created its first
-   * shard file, several times. Each time the directory is either a complete store or refused as an
-   * interrupted mkfs (never a store without valid superblocks), and a mkfs of it succeeds.
+   * The real thing: mkfs in a child JVM, SIGKILLed as it creates its first or second shard file,
+   * several times. Each time the directory is either a complete store or refused as an interrupted
+   * mkfs (never a store without valid superblocks), and a mkfs of it succeeds.
    */
   @Test
-  void mkfsKilledAtRandomMomentsIsAlwaysRecognisedAndRedone() throws Exception {
+  void mkfsKilledWhileFormattingIsAlwaysRecognisedAndRedone() throws Exception {
     dir = TestFiles.createDirectory("mkfs-kill9");
-    ThreadLocalRandom random = ThreadLocalRandom.current();
     int interrupted = 0;
     for (int round = 0; round < 4; round++) {
       Path data = dir.resolve("round-" + round);
-      Process child = startMkfsChild(data);
-      try {
+      Files.createDirectories(data);
+      Process child = null;
+      try (WatchService watcher = data.getFileSystem().newWatchService()) {
+        data.register(watcher, StandardWatchEventKinds.ENTRY_CREATE);
+        child = startMkfsChild(data);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        // Formatting has begun once a shard file exists; the kill lands somewhere in it.
-        while (!Files.exists(ShardFiles.data(data, 0))
-            && child.isAlive()
-            && System.nanoTime() < deadline) {
-          Thread.sleep(1);
+        // The kill lands as the first or the second shard file appears (alternate rounds): a
+        // point in formatting, not a wall-clock delay, so it lands inside mkfs on any disk.
+        Path trigger = ShardFiles.data(data, round % 2);
+        while (!Files.exists(trigger) && child.isAlive() && System.nanoTime() < deadline) {
+          WatchKey key = watcher.poll(100, TimeUnit.MILLISECONDS);
+          if (key != null) {
+            key.pollEvents();
+            key.reset();
+          }
         }
-        Thread.sleep(random.nextInt(0, 100));
       } finally {
-        child.destroyForcibly();
-        child.waitFor(10, TimeUnit.SECONDS);
+        if (child != null) {
+          child.destroyForcibly();
+          child.waitFor(10, TimeUnit.SECONDS);
+        }
       }
       if (Files.exists(ShardFiles.mkfsMarker(data))) {
         interrupted++;

@@ -12,9 +12,11 @@ import java.util.logging.Logger;
 /**
  * Splits transmission-phase bytes into {@link NbdRequest}s: a 28-byte header (magic u32, flags u16,
  * type u16, cookie u64, offset u64, length u32) and, for NBD_CMD_WRITE, the payload. A payload
- * above {@link Nbd#MAX_PAYLOAD} is skipped as it arrives, never buffered, and the request is passed
- * on marked so it gets EINVAL. A bad magic cannot be resynchronized: log and close. One instance
- * per channel, on its event loop.
+ * above {@link Nbd#MAX_PAYLOAD} is skipped as it arrives, never buffered, and only once all of it
+ * has been skipped is the request passed on, marked so it gets EINVAL: a client that is still
+ * sending the payload cannot match a reply to it yet (libnbd drops the connection with "no matching
+ * cookie found for server reply"), and nbdkit too reads the payload before it refuses. A bad magic
+ * cannot be resynchronized: log and close. One instance per channel, on its event loop.
  *
  * <p>A payload of {@link #ASSEMBLE_MIN_BYTES} to {@link #ASSEMBLE_MAX_BYTES} that is not all there
  * yet is assembled in a buffer of its own: what has arrived is copied into it and consumed, and
@@ -52,7 +54,11 @@ final class NbdRequestDecoder extends BudgetedDecoder {
 
   private ScheduledFuture<?> checker;
 
+  /** Bytes of an over-limit payload still to skip; its refusal waits in {@link #dropped}. */
   private long discarding;
+
+  /** The over-limit write being skipped, passed on once its last payload byte is gone. */
+  private NbdRequest dropped;
 
   /** The payload being assembled, and its request's header fields; null when none. */
   private ByteBuf assembling;
@@ -145,6 +151,9 @@ final class NbdRequestDecoder extends BudgetedDecoder {
         if (discarding > 0) {
           return;
         }
+        out.add(dropped);
+        dropped = null;
+        continue;
       }
       if (in.readableBytes() < Nbd.REQUEST_HEADER) {
         return;
@@ -169,7 +178,7 @@ final class NbdRequestDecoder extends BudgetedDecoder {
       if (length > Nbd.MAX_PAYLOAD) {
         in.skipBytes(Nbd.REQUEST_HEADER);
         discarding = length;
-        out.add(new NbdRequest(flags, type, cookie, offset, length, null, true));
+        dropped = new NbdRequest(flags, type, cookie, offset, length, null, true);
         continue;
       }
       if (in.readableBytes() < Nbd.REQUEST_HEADER + length) {

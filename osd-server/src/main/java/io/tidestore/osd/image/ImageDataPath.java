@@ -3,9 +3,9 @@ package io.tidestore.osd.image;
 import io.netty.buffer.ByteBuf;
 import io.tidestore.osd.nbd.BlockImage;
 import io.tidestore.osd.store.StoreErrors;
+import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.api.StoreException;
-import io.tidestore.store.record.Blocks;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -38,16 +38,17 @@ final class ImageDataPath {
     // block-aligned writes: an unaligned one of maxWrite bytes touches one block more and never
     // fits a segment. So a write goes whole only when the blocks it touches fit the limit, and
     // chunks end on block boundaries.
-    this.maxSpan = maxWrite >= Blocks.SIZE ? maxWrite & -Blocks.SIZE : maxWrite;
+    this.maxSpan = maxWrite >= ShardStore.BLOCK_SIZE ? maxWrite & -ShardStore.BLOCK_SIZE : maxWrite;
   }
 
   /** Bytes of the blocks a write of {@code length} at {@code objectOffset} touches. */
   private int span(int objectOffset, int length) {
-    if (maxSpan < Blocks.SIZE) {
+    if (maxSpan < ShardStore.BLOCK_SIZE) {
       return length; // a limit below one block: count bytes only
     }
-    int first = objectOffset & -Blocks.SIZE;
-    int end = (int) (((long) objectOffset + length + Blocks.SIZE - 1) & -Blocks.SIZE);
+    int first = objectOffset & -ShardStore.BLOCK_SIZE;
+    int end =
+        (int) (((long) objectOffset + length + ShardStore.BLOCK_SIZE - 1) & -ShardStore.BLOCK_SIZE);
     return end - first;
   }
 
@@ -95,9 +96,9 @@ final class ImageDataPath {
         long position = offset + at;
         int objectOffset = layout.offsetInObject(position);
         int chunkEnd =
-            maxSpan < Blocks.SIZE
+            maxSpan < ShardStore.BLOCK_SIZE
                 ? objectOffset + maxSpan
-                : (objectOffset & -Blocks.SIZE) + maxSpan;
+                : (objectOffset & -ShardStore.BLOCK_SIZE) + maxSpan;
         int piece =
             Math.min(Math.min(length - at, objectSize - objectOffset), chunkEnd - objectOffset);
         PieceIo.Target target = targets.of(layout.objectNumber(position));

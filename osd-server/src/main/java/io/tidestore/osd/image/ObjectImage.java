@@ -7,7 +7,7 @@ import io.tidestore.osd.nbd.BlockImage;
 import io.tidestore.osd.protocol.ObjectOps;
 import io.tidestore.osd.protocol.OpException;
 import io.tidestore.osd.protocol.Status;
-import io.tidestore.store.record.Blocks;
+import io.tidestore.store.api.ShardStore;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -225,10 +225,13 @@ public final class ObjectImage implements BlockImage {
    * boundaries), which on small shards is less than an object.
    */
   private void writeZeros(Join join, String objectName, int objectOffset, int length) {
-    int maxBlocks = Math.max(1, maxWrite / Blocks.SIZE);
+    int maxBlocks = Math.max(1, maxWrite / ShardStore.BLOCK_SIZE);
     int end = objectOffset + length;
     for (int start = objectOffset; start < end; ) {
-      int chunkEnd = (int) Math.min(end, ((long) start / Blocks.SIZE + maxBlocks) * Blocks.SIZE);
+      int chunkEnd =
+          (int)
+              Math.min(
+                  end, ((long) start / ShardStore.BLOCK_SIZE + maxBlocks) * ShardStore.BLOCK_SIZE);
       join.add(ops.write(objectName, start, zeros(chunkEnd - start)));
       start = chunkEnd;
     }

@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tidestore.store.api.JournalObserver;
 import io.tidestore.store.api.ShardStats;
-import io.tidestore.store.record.Blocks;
+import io.tidestore.store.api.ShardStore;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
@@ -57,7 +57,7 @@ public final class StoreMetrics {
                 "tidestore_journal_batch_bytes",
                 "Bytes per journal record (metadata and data blocks)",
                 1,
-                HistogramFamily.powersOfTwo(Blocks.SIZE, 64L << 20)));
+                HistogramFamily.powersOfTwo(ShardStore.BLOCK_SIZE, 64L << 20)));
     JournalObserver[] observers = new JournalObserver[shards];
     for (int shard = 0; shard < shards; shard++) {
       String tag = Integer.toString(shard);
@@ -221,7 +221,7 @@ public final class StoreMetrics {
         "tidestore.store.used",
         "bytes",
         "Bytes of live blocks (referenced by the index)",
-        s -> (double) s.liveBlocks() * Blocks.SIZE);
+        s -> (double) s.liveBlocks() * ShardStore.BLOCK_SIZE);
     meter(
         registry,
         sampler,

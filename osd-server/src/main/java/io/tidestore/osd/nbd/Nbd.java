@@ -1,6 +1,6 @@
 package io.tidestore.osd.nbd;
 
-import io.tidestore.store.record.Blocks;
+import io.tidestore.store.api.ShardStore;
 
 /**
  * NBD protocol constants, from the protocol specification: doc/proto.md of the NBD project
@@ -88,7 +88,7 @@ final class Nbd {
    * Preferred: the store's block ({@link Blocks#SIZE}); a write covering only part of one makes the
    * store read the rest of it first (a read-modify-write).
    */
-  static final int PREFERRED_BLOCK = Blocks.SIZE;
+  static final int PREFERRED_BLOCK = ShardStore.BLOCK_SIZE;
 
   /**
    * Maximum payload, the spec's recommended 32 MiB. Larger than the store's largest single write on

@@ -507,6 +507,6 @@ class NbdCodecTest {
     assertTrue(Nbd.PREFERRED_BLOCK >= Math.max(Nbd.MIN_BLOCK, 512));
     assertEquals(0, Nbd.MAX_PAYLOAD % Nbd.MIN_BLOCK);
     assertTrue(Nbd.MAX_PAYLOAD >= Nbd.PREFERRED_BLOCK);
-    assertEquals(io.tidestore.store.record.Blocks.SIZE, Nbd.PREFERRED_BLOCK);
+    assertEquals(io.tidestore.store.api.ShardStore.BLOCK_SIZE, Nbd.PREFERRED_BLOCK);
   }
 }

@@ -110,6 +110,13 @@ public interface ShardStore extends AutoCloseable {
   @Override
   void close();
 
+  /**
+   * The store's block: the unit of allocation, of O_DIRECT I/O and of checksumming (every block has
+   * its own crc32c). Reads and writes may be any byte range; writes that do not cover whole blocks
+   * cost a read-modify-write of the partial ones, so gateways align to this.
+   */
+  int BLOCK_SIZE = 4096;
+
   /** Largest object, in bytes. */
   long MAX_OBJECT_BYTES = 64L << 20;
 

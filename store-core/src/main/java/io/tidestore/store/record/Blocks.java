@@ -1,5 +1,6 @@
 package io.tidestore.store.record;
 
+import io.tidestore.store.api.ShardStore;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -10,8 +11,8 @@ import java.util.zip.CRC32C;
  * target), and the little-endian unaligned layouts every on-disk structure uses.
  */
 public final class Blocks {
-  public static final int SIZE = 4096;
-  public static final int SHIFT = 12;
+  public static final int SIZE = ShardStore.BLOCK_SIZE;
+  public static final int SHIFT = Integer.numberOfTrailingZeros(SIZE);
 
   public static final ValueLayout.OfInt INT =
       ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);

@@ -156,9 +156,7 @@ public final class CheckpointCodec {
         p += 18 + nameLen;
         ObjectEntry e = index.insert(new ObjectKey(pool, name), id);
         e.exists = true;
-        e.stagedExists = true;
         e.size = image.get(Blocks.LONG, p);
-        e.stagedSize = e.size;
         int slots = image.get(Blocks.INT, p + 8);
         p += 12;
         for (int b = 0; b < slots; b++) {

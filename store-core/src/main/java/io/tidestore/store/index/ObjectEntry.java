@@ -1,23 +1,15 @@
 package io.tidestore.store.index;
 
 import io.tidestore.store.api.ObjectKey;
-import java.lang.foreign.MemorySegment;
-import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One object in a shard's index. Two views live here, both touched only on the owner thread:
- *
- * <ul>
- *   <li>the <b>applied</b> state ({@link #exists}, {@link #size}, block entries, xattrs): what
- *       durable, in-order applied records say; reads and checkpoints use only this;
- *   <li>the <b>staged</b> state ({@code staged*}, {@link #pending}, {@link #waiting}): where the
- *       object will be once every batched or in-flight mutation applies; the write path uses it to
- *       order and merge mutations before they are durable.
- * </ul>
+ * One object in a shard's index: its applied state ({@link #exists}, {@link #size}, block entries,
+ * xattrs), which is what durable, in-order applied records say. Reads and checkpoints use only
+ * this. Where the object will be once batched or in-flight mutations apply is the write path's
+ * business and lives with it (the shard's staging state), not here. Owner thread only.
  */
 public final class ObjectEntry {
   private static final long[] NO_BLOCKS = new long[0];
@@ -28,60 +20,13 @@ public final class ObjectEntry {
   /** The index this entry is in, told of footprint changes; null when not in one. */
   ObjectIndex ownerIndex;
 
-  // Applied state.
   public boolean exists;
   public long size;
   private long[] blocks = NO_BLOCKS;
   private int allocated;
   private TreeMap<String, byte[]> xattrs;
 
-  // Staged state.
-  public boolean stagedExists;
-  public long stagedSize;
-
-  /**
-   * Sizes that staged, not yet applied truncates and removes (0) cut the object to, in staging
-   * order; null when none. Applied blocks at or past the smallest are stale for merges: the cut
-   * will drop them, and writes staged after it are in {@link #pending} until they apply.
-   */
-  public ArrayDeque<Long> cuts;
-
-  /** Records a staged cut. */
-  public void cutStaged(long size) {
-    if (cuts == null) {
-      cuts = new ArrayDeque<>();
-    }
-    cuts.add(size);
-  }
-
-  /** The oldest staged cut applied. */
-  public void cutApplied() {
-    if (cuts != null) {
-      cuts.poll();
-      if (cuts.isEmpty()) {
-        cuts = null;
-      }
-    }
-  }
-
-  /** Smallest pending cut, Long.MAX_VALUE when none. */
-  public long lowestCut() {
-    long min = Long.MAX_VALUE;
-    if (cuts != null) {
-      for (long c : cuts) {
-        min = Math.min(min, c);
-      }
-    }
-    return min;
-  }
-
-  /** Blocks of batched or in-flight writes, by block index: the newest content for merges. */
-  public HashMap<Integer, MemorySegment> pending;
-
-  /** Mutations queued behind one that waits for a read-modify-write read; null when none. */
-  public ArrayDeque<Runnable> waiting;
-
-  public ObjectEntry(ObjectKey key, long id) {
+  ObjectEntry(ObjectKey key, long id) {
     this.key = key;
     this.id = id;
   }
@@ -170,17 +115,10 @@ public final class ObjectEntry {
     }
   }
 
-  /** Whether the write path holds nothing for this object (safe to drop once removed). */
-  public boolean quiescent() {
-    return !stagedExists
-        && (pending == null || pending.isEmpty())
-        && waiting == null
-        && cuts == null;
-  }
-
   /**
    * Heap bytes this entry costs, estimated from the JVM's object layout (16-byte headers,
-   * compressed oops): the entry, its key and name, its block array, map nodes in the index (the
+   * compressed oops): the entry (with room for the write path's staging entry while a mutation of
+   * the object is in flight), its key and name, its block array, map nodes in the index (the
    * ordered map, the id map with its boxed key, and the hashed lookup: a 32-byte node and its table
    * slot), and its xattrs.
    */

@@ -1,11 +1,11 @@
 package io.tidestore.store.journal;
 
 import io.tidestore.store.api.StoreCompletion;
-import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.record.Blocks;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 
 /**
  * One journal record in the making and then in flight: the operations it acknowledges, its data
@@ -14,10 +14,15 @@ import java.util.ArrayList;
  */
 public final class Batch {
   /** Where one staged block lives until the batch applies (the write path merges from it). */
-  public record PendingBlock(ObjectEntry entry, int block, MemorySegment slice) {}
+  public record PendingBlock(long objectId, int block, MemorySegment slice) {}
 
   final ArrayList<StoreCompletion<Void>> acks = new ArrayList<>();
   final ArrayList<PendingBlock> pendingBlocks = new ArrayList<>();
+
+  /** The object of each staged user operation, in staging order (cleaner relocations have none). */
+  private long[] opObjects = new long[8];
+
+  private int opObjectCount;
 
   /** The pooled whole-record buffer (metadata room, then data), or null for own-arena buffers. */
   MemorySegment record;
@@ -113,8 +118,26 @@ public final class Batch {
   }
 
   /** Registers a staged block so later merges of the same object find it. */
-  public void pending(ObjectEntry entry, int block, MemorySegment slice) {
-    pendingBlocks.add(new PendingBlock(entry, block, slice));
+  public void pending(long objectId, int block, MemorySegment slice) {
+    pendingBlocks.add(new PendingBlock(objectId, block, slice));
+  }
+
+  /** Notes that a user operation on {@code objectId} is staged in this batch. */
+  public void opOn(long objectId) {
+    if (opObjectCount == opObjects.length) {
+      opObjects = Arrays.copyOf(opObjects, opObjectCount * 2);
+    }
+    opObjects[opObjectCount++] = objectId;
+  }
+
+  /** How many user operations {@link #opOn} noted. */
+  public int opObjectCount() {
+    return opObjectCount;
+  }
+
+  /** The object of the {@code i}th noted user operation. */
+  public long opObject(int i) {
+    return opObjects[i];
   }
 
   /** Acknowledges {@code done} when this batch applies (or fails it). */

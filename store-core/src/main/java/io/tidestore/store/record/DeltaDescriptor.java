@@ -32,5 +32,11 @@ public final class DeltaDescriptor {
   /** Bytes of a RELOCATE delta. */
   public static final int RELOCATE_LENGTH = 1 + 8 + 4 + 4 + 4;
 
+  /** Bytes of a TRUNCATE delta. */
+  public static final int TRUNCATE_LENGTH = 1 + 8 + 8;
+
+  /** Bytes of a REMOVE delta. */
+  public static final int REMOVE_LENGTH = 1 + 8;
+
   private DeltaDescriptor() {}
 }

@@ -42,6 +42,16 @@ public final class DeltaWriter {
     return 1 + 8 + 8 + 2 + nameBytes;
   }
 
+  /** Encoded size of a SET_XATTR delta for a name and value of these UTF-8 / byte lengths. */
+  public static int setXattrLength(int nameBytes, int valueBytes) {
+    return 1 + 8 + 2 + nameBytes + 4 + valueBytes;
+  }
+
+  /** Encoded size of a REMOVE_XATTR delta for a name of {@code nameBytes} UTF-8 bytes. */
+  public static int removeXattrLength(int nameBytes) {
+    return 1 + 8 + 2 + nameBytes;
+  }
+
   public void create(long id, long pool, byte[] name) {
     ensure(createLength(name.length));
     putByte(DeltaDescriptor.CREATE);
@@ -68,7 +78,7 @@ public final class DeltaWriter {
   }
 
   public void truncate(long id, long size) {
-    ensure(17);
+    ensure(DeltaDescriptor.TRUNCATE_LENGTH);
     putByte(DeltaDescriptor.TRUNCATE);
     putLong(id);
     putLong(size);
@@ -76,7 +86,7 @@ public final class DeltaWriter {
   }
 
   public void remove(long id) {
-    ensure(9);
+    ensure(DeltaDescriptor.REMOVE_LENGTH);
     putByte(DeltaDescriptor.REMOVE);
     putLong(id);
     count++;
@@ -84,7 +94,7 @@ public final class DeltaWriter {
 
   public void setXattr(long id, String name, byte[] value) {
     byte[] n = name.getBytes(StandardCharsets.UTF_8);
-    ensure(1 + 8 + 2 + n.length + 4 + value.length);
+    ensure(setXattrLength(n.length, value.length));
     putByte(DeltaDescriptor.SET_XATTR);
     putLong(id);
     putBytes16(n);
@@ -96,7 +106,7 @@ public final class DeltaWriter {
 
   public void removeXattr(long id, String name) {
     byte[] n = name.getBytes(StandardCharsets.UTF_8);
-    ensure(1 + 8 + 2 + n.length);
+    ensure(removeXattrLength(n.length));
     putByte(DeltaDescriptor.REMOVE_XATTR);
     putLong(id);
     putBytes16(n);

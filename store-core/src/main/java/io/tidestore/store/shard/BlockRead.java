@@ -23,43 +23,45 @@ final class BlockRead implements IoCompletion {
   final int count;
   final int firstLocation;
   final int[] crcs;
-  private final LogShard shard;
+  private final ReadPath reads;
+  private final ShardContext ctx;
   private final Done done;
   private MemorySegment buffer;
 
   BlockRead(
-      LogShard shard,
+      ReadPath reads,
       long objectId,
       int firstBlock,
       int count,
       int firstLocation,
       int[] crcs,
       Done done) {
-    this.shard = shard;
+    this.reads = reads;
+    this.ctx = reads.context();
     this.objectId = objectId;
     this.firstBlock = firstBlock;
     this.count = count;
     this.firstLocation = firstLocation;
     this.crcs = crcs;
     this.done = done;
-    if ((long) count * Blocks.SIZE > shard.readPool.bufferBytes()) {
+    if ((long) count * Blocks.SIZE > reads.pool().bufferBytes()) {
       // The read path splits runs at the pool's buffer size; a longer run is a bug.
       throw new IllegalArgumentException(
           "a run of "
               + count
               + " blocks exceeds the read buffer of "
-              + shard.readPool.bufferBytes());
+              + reads.pool().bufferBytes());
     }
   }
 
   void start() {
     long bytes = (long) count * Blocks.SIZE;
-    // LogShard.startRead starts a read only when the pool has a free buffer.
-    buffer = shard.readPool.take();
-    shard.segments.readStarted(firstLocation);
-    shard.readsInFlight++;
-    shard.queue.read(
-        shard.file,
+    // ReadPath starts a read only when the pool has a free buffer.
+    buffer = reads.pool().take();
+    ctx.segments.readStarted(firstLocation);
+    reads.started();
+    ctx.queue.read(
+        ctx.file,
         (long) Integer.toUnsignedLong(firstLocation) * Blocks.SIZE,
         buffer.asSlice(0, bytes),
         this,
@@ -73,9 +75,9 @@ final class BlockRead implements IoCompletion {
       failure =
           new StoreException(
               StoreException.Code.IO_ERROR,
-              "short read of " + result + " bytes at block " + firstLocation + shard.where());
+              "short read of " + result + " bytes at block " + firstLocation + ctx.where());
     } else {
-      CRC32C crc = shard.crc;
+      CRC32C crc = ctx.crc;
       for (int i = 0; i < count && failure == null; i++) {
         int actual = Blocks.crc(crc, buffer, (long) i * Blocks.SIZE, Blocks.SIZE);
         if (actual != crcs[i]) {
@@ -88,12 +90,12 @@ final class BlockRead implements IoCompletion {
                       + (firstBlock + i)
                       + " at location "
                       + Integer.toUnsignedLong(firstLocation + i)
-                      + shard.where()
+                      + ctx.where()
                       + ": expected "
                       + Integer.toHexString(crcs[i])
                       + ", read "
                       + Integer.toHexString(actual));
-          shard.corruptionSeen(failure);
+          reads.corrupt(failure);
         }
       }
     }
@@ -105,18 +107,18 @@ final class BlockRead implements IoCompletion {
     finish(
         null,
         new StoreException(
-            StoreException.Code.IO_ERROR, "read failed" + shard.where() + ": " + error, error));
+            StoreException.Code.IO_ERROR, "read failed" + ctx.where() + ": " + error, error));
   }
 
   private void finish(MemorySegment blocks, StoreException failure) {
-    shard.segments.readDone(firstLocation);
-    shard.readsInFlight--;
+    ctx.segments.readDone(firstLocation);
+    reads.finished();
     try {
       done.done(this, blocks, failure);
     } finally {
-      shard.readPool.give(buffer);
+      reads.pool().give(buffer);
       buffer = null;
-      shard.pumpReads();
+      reads.pump();
     }
   }
 }

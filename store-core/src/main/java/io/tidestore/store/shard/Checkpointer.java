@@ -5,6 +5,7 @@ import io.tidestore.store.checkpoint.CheckpointCodec;
 import io.tidestore.store.io.IoCompletion;
 import io.tidestore.store.io.IoFile;
 import io.tidestore.store.io.IoOpException;
+import io.tidestore.store.journal.Journal;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -16,8 +17,13 @@ import java.lang.foreign.MemorySegment;
  * only.
  */
 final class Checkpointer implements IoCompletion {
-  private final LogShard shard;
+  private final ShardContext ctx;
+  private final Journal journal;
   private final IoFile[] slots;
+
+  /** Told when a checkpoint freed segments (waiting writes may go on). */
+  private final Runnable spaceFreed;
+
   private long generation;
   private long durableSeq;
   private long pendingSeq;
@@ -27,9 +33,17 @@ final class Checkpointer implements IoCompletion {
   private Arena imageArena;
   private long written;
 
-  Checkpointer(LogShard shard, IoFile[] slots, long generation, long durableSeq) {
-    this.shard = shard;
+  Checkpointer(
+      ShardContext ctx,
+      Journal journal,
+      IoFile[] slots,
+      long generation,
+      long durableSeq,
+      Runnable spaceFreed) {
+    this.ctx = ctx;
+    this.journal = journal;
     this.slots = slots;
+    this.spaceFreed = spaceFreed;
     this.generation = generation;
     this.durableSeq = durableSeq;
   }
@@ -48,8 +62,8 @@ final class Checkpointer implements IoCompletion {
 
   /** Called right after record {@code seq} applied. */
   void afterApply(long seq) {
-    long since = shard.journal.bytesWritten() - journalBytesAtLast;
-    if (since >= shard.config.checkpointEveryBytes() || requested) {
+    long since = journal.bytesWritten() - journalBytesAtLast;
+    if (since >= ctx.config.checkpointEveryBytes() || requested) {
       if (!inFlight) {
         requested = false;
         write(seq);
@@ -63,14 +77,14 @@ final class Checkpointer implements IoCompletion {
   void request() {
     if (inFlight) {
       requested = true;
-    } else if (shard.journal.lastAppliedSeq() > durableSeq || generation == 0) {
-      write(shard.journal.lastAppliedSeq());
+    } else if (journal.lastAppliedSeq() > durableSeq || generation == 0) {
+      write(journal.lastAppliedSeq());
     }
   }
 
   private void write(long seq) {
-    if (shard.readOnly() || shard.queue.capacity() - shard.queue.inFlight() < 1) {
-      requested = !shard.readOnly();
+    if (ctx.health.readOnly() || ctx.freeSlots() < 1) {
+      requested = !ctx.health.readOnly();
       return;
     }
     long gen = generation + 1;
@@ -78,10 +92,10 @@ final class Checkpointer implements IoCompletion {
         new Checkpoint(
             gen,
             seq,
-            shard.journal.epoch(),
-            shard.journal.nextRecordSegment(),
-            shard.journal.nextRecordOffset(),
-            shard.index.nextId(),
+            journal.epoch(),
+            journal.nextRecordSegment(),
+            journal.nextRecordOffset(),
+            ctx.index.nextId(),
             0,
             0);
     // Not charged here: the index's INDEX reservation already covers its image (IndexMemory), so a
@@ -89,12 +103,12 @@ final class Checkpointer implements IoCompletion {
     imageArena = Arena.ofShared();
     MemorySegment image =
         CheckpointCodec.encode(
-            imageArena, shard.shard, shard.superblock.storeId(), header, shard.index, shard.crc);
+            imageArena, ctx.shard, ctx.superblock.storeId(), header, ctx.index, ctx.crc);
     inFlight = true;
     pendingSeq = seq;
-    journalBytesAtLast = shard.journal.bytesWritten();
-    shard.queue.writeDurable(slots[(int) (gen & 1)], 0, image, this, gen);
-    shard.submitQuietly();
+    journalBytesAtLast = journal.bytesWritten();
+    ctx.queue.writeDurable(slots[(int) (gen & 1)], 0, image, this, gen);
+    ctx.submitQuietly();
   }
 
   @Override
@@ -103,19 +117,19 @@ final class Checkpointer implements IoCompletion {
     durableSeq = pendingSeq;
     written++;
     finish();
-    shard.segments.reclaim(durableSeq);
+    ctx.segments.reclaim(durableSeq);
     if (requested) {
       requested = false;
       request();
     }
-    shard.retryParked();
+    spaceFreed.run();
   }
 
   @Override
   public void failed(long tag, IoOpException error) {
     finish();
     requested = false;
-    shard.checkpointFailed(error);
+    ctx.health.checkpointFailed(error);
   }
 
   private void finish() {

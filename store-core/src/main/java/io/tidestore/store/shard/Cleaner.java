@@ -7,15 +7,17 @@ import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.io.IoCompletion;
 import io.tidestore.store.io.IoOpException;
 import io.tidestore.store.journal.Batch;
+import io.tidestore.store.journal.Journal;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.CorruptRecordException;
 import io.tidestore.store.record.DeltaDescriptor;
 import io.tidestore.store.record.DeltaReader;
-import io.tidestore.store.record.DeltaVisitor;
+import io.tidestore.store.record.DataBlockVisitor;
 import io.tidestore.store.record.RecordDescriptor;
 import io.tidestore.store.record.RecordHeader;
 import io.tidestore.store.segment.SegmentTable;
 import java.lang.foreign.MemorySegment;
+import java.util.function.BooleanSupplier;
 
 /**
  * Reclaims segments by relocating their live blocks to the journal head, as a pipeline so that user
@@ -48,7 +50,7 @@ import java.lang.foreign.MemorySegment;
  * checkpointer runs one at a time and coalesces requests, so one checkpoint releases every victim
  * finished while the previous one was being written. Owner thread only.
  */
-final class Cleaner implements IoCompletion, DeltaVisitor {
+final class Cleaner implements IoCompletion {
   private static final System.Logger LOG = System.getLogger(Cleaner.class.getName());
 
   /**
@@ -60,8 +62,28 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
    */
   static final int URGENT_VICTIMS = 2;
 
-  private final LogShard shard;
+  private final ShardContext ctx;
+  private final Journal journal;
+  private final Checkpointer checkpointer;
+
+  /** Whether some user mutation waits for space (cleaning is urgent then). */
+  private final BooleanSupplier writesWaiting;
+
   private final VictimPicker picker;
+
+  /** Relocates the blocks of the victim's records that are still live. */
+  private final DataBlockVisitor liveBlocks =
+      new DataBlockVisitor() {
+        @Override
+        protected void block(long id, int block, int dataIndex, int crc) {
+          relocateIfLive(id, block, dataIndex, crc);
+        }
+
+        @Override
+        protected boolean wantsMore() {
+          return !stalled;
+        }
+      };
 
   /** One segment, allocated with the shard's buffers at mount (charged to the memory budget). */
   private final MemorySegment buffer;
@@ -82,10 +104,18 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
   private Batch lastBatch;
   private boolean stalled;
 
-  Cleaner(LogShard shard, MemorySegment buffer) {
-    this.shard = shard;
+  Cleaner(
+      ShardContext ctx,
+      Journal journal,
+      Checkpointer checkpointer,
+      MemorySegment buffer,
+      BooleanSupplier writesWaiting) {
+    this.ctx = ctx;
+    this.journal = journal;
+    this.checkpointer = checkpointer;
     this.buffer = buffer;
-    this.picker = new VictimPicker(shard.segments, shard.config);
+    this.writesWaiting = writesWaiting;
+    this.picker = new VictimPicker(ctx.segments, ctx.config);
   }
 
   boolean busy() {
@@ -100,7 +130,7 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
   /** {@link VictimPicker#capacityBlocks} with the shard's reserve. */
   long capacityBlocks() {
     return picker.capacityBlocks(
-        shard.config.reserveSegments(), shard.config.overprovisionPercent());
+        ctx.config.reserveSegments(), ctx.config.overprovisionPercent());
   }
 
   long bytesWritten() {
@@ -117,32 +147,32 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
    * means the store is truly full for it: fail it now rather than park it.
    */
   boolean canMakeSpace(int segments) {
-    if (shard.readOnly() || shard.journal.failure() != null) {
+    if (ctx.health.readOnly() || journal.failure() != null) {
       return false;
     }
-    long reachable = picker.reachableFreeSegments(shard.journal.headRoomBlocks());
-    return reachable >= segments + shard.config.reserveSegments();
+    long reachable = picker.reachableFreeSegments(journal.headRoomBlocks());
+    return reachable >= segments + ctx.config.reserveSegments();
   }
 
   /** Starts cleaning another victim if space runs low and the pipeline has room. */
   void maybeStart() {
-    SegmentTable segs = shard.segments;
+    SegmentTable segs = ctx.segments;
     int free = segs.freeCount();
-    if (shard.readOnly()
-        || shard.journal.failure() != null
-        || free > shard.config.cleanerHighWaterSegments()) {
+    if (ctx.health.readOnly()
+        || journal.failure() != null
+        || free > ctx.config.cleanerHighWaterSegments()) {
       return;
     }
     // Segments that only wait for a checkpoint are the cheapest space there is.
-    if (!shard.checkpointer.busy() && hasUncoveredDeadSegment()) {
-      shard.checkpointer.request();
+    if (!checkpointer.busy() && hasUncoveredDeadSegment()) {
+      checkpointer.request();
     }
     // A parked write makes cleaning urgent whatever the free count says.
-    boolean urgent = free <= shard.config.cleanerLowWaterSegments() || shard.hasParked();
+    boolean urgent = free <= ctx.config.cleanerLowWaterSegments() || writesWaiting.getAsBoolean();
     if (reading >= 0 || relocatingCount >= (urgent ? URGENT_VICTIMS : 1)) {
       return;
     }
-    long now = shard.journal.lastAppliedSeq() + 1;
+    long now = journal.lastAppliedSeq() + 1;
     int v =
         picker.pick(
             now,
@@ -155,16 +185,16 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
       // Nothing worth its cost: take any segment that nets space at all, or writes would fail.
       v = picker.pick(now, VictimPicker.MIN_NET, relocating, relocatingCount);
     }
-    if (v < 0 || !fits(segs.live(v)) || shard.queue.capacity() - shard.queue.inFlight() < 1) {
+    if (v < 0 || !fits(segs.live(v)) || ctx.freeSlots() < 1) {
       return;
     }
     reading = v;
     segs.readStarted(segs.firstLocation(v));
-    shard.queue.read(shard.file, shard.superblock.segmentOffset(v), buffer, this, v);
+    ctx.queue.read(ctx.file, ctx.superblock.segmentOffset(v), buffer, this, v);
   }
 
   private boolean hasUncoveredDeadSegment() {
-    SegmentTable segs = shard.segments;
+    SegmentTable segs = ctx.segments;
     for (int s = 0; s < segs.count(); s++) {
       if (segs.state(s) == SegmentTable.USED && segs.live(s) == 0) {
         return true;
@@ -182,19 +212,19 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
    * one free segment: with one allocatable segment left the cleaner still makes progress.
    */
   private boolean fits(int live) {
-    int perSegment = shard.segments.blocksPerSegment();
+    int perSegment = ctx.segments.blocksPerSegment();
     long need = live + picker.relocationMetaBlocks(live) + 2L * (live / perSegment + 1);
-    return need <= shard.journal.placeableBlocks();
+    return need <= journal.placeableBlocks();
   }
 
   @Override
   public void completed(long tag, int result) {
     int victim = reading;
     reading = -1;
-    SegmentTable segs = shard.segments;
+    SegmentTable segs = ctx.segments;
     segs.readDone(segs.firstLocation(victim));
-    if (result < shard.superblock.segmentBytes()) {
-      LOG.log(System.Logger.Level.ERROR, "shard " + shard.shard + ": short cleaner read");
+    if (result < ctx.superblock.segmentBytes()) {
+      LOG.log(System.Logger.Level.ERROR, "shard " + ctx.shard + ": short cleaner read");
       return;
     }
     victimBlocks = 0;
@@ -206,18 +236,19 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
       maybeStart();
       return;
     }
-    long segBytes = shard.superblock.segmentBytes();
+    long segBytes = ctx.superblock.segmentBytes();
     long pos = 0;
     while (pos + Blocks.SIZE <= segBytes && !stalled) {
       MemorySegment at = buffer.asSlice(pos);
       RecordHeader h = RecordHeader.peek(at, (int) (segBytes - pos));
-      if (h == null || h.shard() != shard.shard || !h.verify(at, shard.crc)) {
+      if (h == null || h.shard() != ctx.shard || !h.verify(at, ctx.crc)) {
         break;
       }
       recordLocation = segs.firstLocation(victim) + (int) (pos >>> Blocks.SHIFT) + h.metaBlocks();
       recordOffset = pos + (long) h.metaBlocks() * Blocks.SIZE;
       try {
-        DeltaReader.read(at, RecordDescriptor.HEADER_LENGTH, h.metaLength(), h.deltaCount(), this);
+        DeltaReader.read(
+            at, RecordDescriptor.HEADER_LENGTH, h.metaLength(), h.deltaCount(), liveBlocks);
       } catch (CorruptRecordException e) {
         break;
       }
@@ -231,7 +262,7 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
       int blocks = victimBlocks;
       lastBatch.onApplied((StoreCompletion<Void>) (v, e) -> relocated(victim, blocks, e));
     }
-    shard.journal.endOfPass();
+    journal.endOfPass();
     maybeStart();
   }
 
@@ -239,10 +270,10 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
   public void failed(long tag, IoOpException error) {
     int victim = reading;
     reading = -1;
-    shard.segments.readDone(shard.segments.firstLocation(victim));
+    ctx.segments.readDone(ctx.segments.firstLocation(victim));
     LOG.log(
         System.Logger.Level.ERROR,
-        "shard " + shard.shard + ": cleaner could not read segment " + victim + ": " + error);
+        "shard " + ctx.shard + ": cleaner could not read segment " + victim + ": " + error);
   }
 
   private void relocated(int victim, int blocks, StoreException failure) {
@@ -260,15 +291,15 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
     if (failure != null) {
       return; // the journal failed and the shard is read-only
     }
-    int live = shard.segments.live(victim);
+    int live = ctx.segments.live(victim);
     if (live == 0) {
       segmentsCleaned++;
-      shard.checkpointer.request();
+      checkpointer.request();
     } else if (!stalled) {
       LOG.log(
           System.Logger.Level.WARNING,
           "shard "
-              + shard.shard
+              + ctx.shard
               + ": segment "
               + victim
               + " still has "
@@ -281,62 +312,26 @@ final class Cleaner implements IoCompletion, DeltaVisitor {
   }
 
   private void relocateIfLive(long id, int block, int dataIndex, int crc) {
-    ObjectEntry e = shard.index.byId(id);
+    ObjectEntry e = ctx.index.byId(id);
     int location = recordLocation + dataIndex;
     if (e == null || e.block(block) != BlockEntry.pack(location, crc)) {
       return;
     }
-    Batch batch = shard.journal.reserveRelocation(DeltaDescriptor.RELOCATE_LENGTH, 1);
+    Batch batch = journal.reserveRelocation(DeltaDescriptor.RELOCATE_LENGTH, 1);
     if (batch == null) {
       stalled = true;
       LOG.log(
           System.Logger.Level.WARNING,
-          "shard " + shard.shard + ": cleaner has no segment to relocate into; store is full");
+          "shard " + ctx.shard + ": cleaner has no segment to relocate into; store is full");
       return;
     }
     MemorySegment slice = batch.dataBlock(batch.addDataBlock());
     MemorySegment.copy(
         buffer, recordOffset + (long) dataIndex * Blocks.SIZE, slice, 0, Blocks.SIZE);
-    shard.journal.deltas().relocate(id, block, location, crc);
-    shard.journal.staged(batch);
+    journal.deltas().relocate(id, block, location, crc);
+    journal.staged(batch);
     lastBatch = batch;
     victimBlocks++;
     bytesWritten += Blocks.SIZE + DeltaDescriptor.RELOCATE_LENGTH;
-  }
-
-  @Override
-  public void create(long id, long pool, String name) {}
-
-  @Override
-  public void write(
-      long id,
-      int firstBlock,
-      int blocks,
-      long endByte,
-      MemorySegment crcs,
-      long crcOffset,
-      int dataIndex) {
-    for (int i = 0; i < blocks && !stalled; i++) {
-      relocateIfLive(id, firstBlock + i, dataIndex + i, crcs.get(Blocks.INT, crcOffset + 4L * i));
-    }
-  }
-
-  @Override
-  public void truncate(long id, long size) {}
-
-  @Override
-  public void remove(long id) {}
-
-  @Override
-  public void setXattr(long id, String name, byte[] value) {}
-
-  @Override
-  public void removeXattr(long id, String name) {}
-
-  @Override
-  public void relocate(long id, int block, int oldLocation, int crc, int dataIndex) {
-    if (!stalled) {
-      relocateIfLive(id, block, dataIndex, crc);
-    }
   }
 }

@@ -20,18 +20,37 @@ import java.lang.foreign.MemorySegment;
  * thread only.
  */
 final class RecordApplier implements DeltaVisitor {
+  /** What the write path learns as a running shard's records apply (nothing at replay). */
+  interface StagingHooks {
+    /** The oldest staged truncate or remove of object {@code id} applied. */
+    void cutApplied(long id);
+  }
+
   private final ObjectIndex index;
   private final SegmentTable segments;
   private final ExtentCacheHook cache;
-  private final boolean runtime;
+
+  /** The running shard's staging, or null at replay (nothing is staged then). */
+  private final StagingHooks staging;
+
   private int dataStart;
   private MemorySegment data;
 
-  RecordApplier(ObjectIndex index, SegmentTable segments, ExtentCacheHook cache, boolean runtime) {
+  /** An applier for replay at mount: removed objects leave the index at once. */
+  static RecordApplier forReplay(ObjectIndex index, SegmentTable segments) {
+    return new RecordApplier(index, segments, ExtentCacheHook.NONE, null);
+  }
+
+  /**
+   * An applier for a running shard: durable data enters the cache, and a removed object stays in
+   * the index until {@code staging} drops it (later mutations of it may be staged already).
+   */
+  RecordApplier(
+      ObjectIndex index, SegmentTable segments, ExtentCacheHook cache, StagingHooks staging) {
     this.index = index;
     this.segments = segments;
     this.cache = cache;
-    this.runtime = runtime;
+    this.staging = staging;
   }
 
   /**
@@ -67,7 +86,6 @@ final class RecordApplier implements DeltaVisitor {
         index.drop(old);
       }
       e = index.insert(key, id);
-      e.stagedExists = true;
     }
     e.exists = true;
   }
@@ -90,15 +108,12 @@ final class RecordApplier implements DeltaVisitor {
         segments.releaseLive(BlockEntry.location(old));
       }
       segments.addLive(location);
-      if (runtime && data != null) {
+      if (staging != null && data != null) {
         cache.insertDurable(
             id, firstBlock + i, data.asSlice((long) (dataIndex + i) * Blocks.SIZE, Blocks.SIZE));
       }
     }
     e.size = Math.max(e.size, endByte);
-    if (!runtime) {
-      e.stagedSize = e.size;
-    }
   }
 
   @Override
@@ -113,10 +128,7 @@ final class RecordApplier implements DeltaVisitor {
     }
     e.trimBlocks(keep);
     e.size = size;
-    appliedCut(e);
-    if (!runtime) {
-      e.stagedSize = size;
-    }
+    appliedCut(id);
     cache.invalidate(id, keep);
   }
 
@@ -132,21 +144,17 @@ final class RecordApplier implements DeltaVisitor {
     e.trimBlocks(0);
     e.size = 0;
     e.exists = false;
-    appliedCut(e);
+    appliedCut(id);
     e.clearXattrs();
     cache.invalidate(id, 0);
-    if (!runtime) {
-      e.stagedExists = false;
-      e.stagedSize = 0;
-    }
-    if (e.quiescent()) {
+    if (staging == null) {
       index.drop(e);
     }
   }
 
-  private void appliedCut(ObjectEntry e) {
-    if (runtime) {
-      e.cutApplied();
+  private void appliedCut(long id) {
+    if (staging != null) {
+      staging.cutApplied(id);
     }
   }
 

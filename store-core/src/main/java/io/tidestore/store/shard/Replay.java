@@ -1,12 +1,11 @@
 package io.tidestore.store.shard;
 
-import io.tidestore.store.api.ExtentCacheHook;
 import io.tidestore.store.index.ObjectIndex;
 import io.tidestore.store.io.IoFile;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.CorruptRecordException;
 import io.tidestore.store.record.DeltaReader;
-import io.tidestore.store.record.DeltaVisitor;
+import io.tidestore.store.record.DataBlockVisitor;
 import io.tidestore.store.record.RecordDescriptor;
 import io.tidestore.store.record.RecordHeader;
 import io.tidestore.store.record.Superblock;
@@ -72,7 +71,7 @@ final class Replay {
     this.file = file;
     this.sb = sb;
     this.segments = segments;
-    this.applier = new RecordApplier(index, segments, ExtentCacheHook.NONE, false);
+    this.applier = RecordApplier.forReplay(index, segments);
     this.record = arena.allocate(sb.segmentBytes(), Blocks.SIZE);
     this.head = arena.allocate(Blocks.SIZE, Blocks.SIZE);
   }
@@ -189,26 +188,10 @@ final class Replay {
     }
     long dataStart = (long) h.metaBlocks() * Blocks.SIZE;
     String[] bad = {null};
-    DeltaVisitor check =
-        new DeltaVisitor() {
+    DataBlockVisitor check =
+        new DataBlockVisitor() {
           @Override
-          public void create(long id, long pool, String name) {}
-
-          @Override
-          public void write(
-              long id,
-              int firstBlock,
-              int blocks,
-              long endByte,
-              MemorySegment crcs,
-              long crcOffset,
-              int dataIndex) {
-            for (int i = 0; i < blocks && bad[0] == null; i++) {
-              checkBlock(dataIndex + i, crcs.get(Blocks.INT, crcOffset + 4L * i));
-            }
-          }
-
-          private void checkBlock(int dataIndex, int expected) {
+          protected void block(long id, int block, int dataIndex, int expected) {
             long at = dataStart + (long) dataIndex * Blocks.SIZE;
             if (dataIndex >= h.dataBlocks() || Blocks.crc(crc, rec, at, Blocks.SIZE) != expected) {
               bad[0] = "data block " + dataIndex + " crc32c mismatch";
@@ -216,22 +199,8 @@ final class Replay {
           }
 
           @Override
-          public void truncate(long id, long size) {}
-
-          @Override
-          public void remove(long id) {}
-
-          @Override
-          public void setXattr(long id, String name, byte[] value) {}
-
-          @Override
-          public void removeXattr(long id, String name) {}
-
-          @Override
-          public void relocate(long id, int block, int oldLocation, int c, int dataIndex) {
-            if (bad[0] == null) {
-              checkBlock(dataIndex, c);
-            }
+          protected boolean wantsMore() {
+            return bad[0] == null;
           }
         };
     try {

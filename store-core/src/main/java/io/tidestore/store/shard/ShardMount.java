@@ -86,24 +86,10 @@ public final class ShardMount {
       MemorySegment block = arena.allocate(Blocks.SIZE, Blocks.SIZE);
       next.encode(block, new CRC32C());
       io.writeDurable(file, (long) next.copy() * Blocks.SIZE, block);
-      LogShard logShard =
-          new LogShard(
-              shard,
-              queue,
-              file,
-              slots,
-              next,
-              config,
-              loaded.index,
-              loaded.segments,
-              cache,
-              arena,
-              r.lastSeq(),
-              loaded.checkpoint.generation(),
-              loaded.checkpoint.lastSeq(),
-              r.headSegment(),
-              r.headOffset(),
-              syncRound);
+      ShardContext ctx =
+          new ShardContext(
+              shard, queue, file, next, config, loaded.index, loaded.segments, cache);
+      LogShard logShard = new LogShard(ctx, arena, slots, loaded.checkpoint, r, syncRound);
       LOG.log(
           r.laterRecords() > 0 ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
           String.format(
@@ -120,9 +106,8 @@ public final class ShardMount {
               loaded.index.objectCount(),
               loaded.segments.freeCount(),
               loaded.segments.count()));
-      logShard.replayedRecords(r.records());
       if (r.records() > 0) {
-        logShard.checkpointer.request();
+        logShard.requestCheckpoint();
       }
       return logShard;
     } catch (IOException | RuntimeException e) {

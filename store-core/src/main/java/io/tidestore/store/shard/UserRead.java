@@ -11,7 +11,7 @@ import java.lang.foreign.MemorySegment;
  * completion. Owner thread only.
  */
 final class UserRead implements BlockRead.Done {
-  private final LogShard shard;
+  private final ReadPath reads;
   private final long offset;
   private final int length;
   private final MemorySegment into;
@@ -20,8 +20,8 @@ final class UserRead implements BlockRead.Done {
   private StoreException failure;
 
   UserRead(
-      LogShard shard, long offset, int length, MemorySegment into, StoreCompletion<Integer> d) {
-    this.shard = shard;
+      ReadPath reads, long offset, int length, MemorySegment into, StoreCompletion<Integer> d) {
+    this.reads = reads;
     this.offset = offset;
     this.length = length;
     this.into = into;
@@ -30,7 +30,7 @@ final class UserRead implements BlockRead.Done {
 
   void add(BlockRead read) {
     outstanding++;
-    shard.startRead(read);
+    reads.start(read);
   }
 
   /** Copies the part of block {@code blockIndex} the request covers from {@code block}. */
@@ -61,8 +61,8 @@ final class UserRead implements BlockRead.Done {
         copyBlock(read.firstBlock + i, block, 0);
         // The request gets what was mapped when it was issued; the cache only gets blocks that
         // are still current, or a read racing an overwrite would cache the older block.
-        if (shard.stillMapped(read.objectId, read.firstBlock + i, read.firstLocation + i)) {
-          shard.cache.insertRead(read.objectId, read.firstBlock + i, block);
+        if (reads.stillMapped(read.objectId, read.firstBlock + i, read.firstLocation + i)) {
+          reads.context().cache.insertRead(read.objectId, read.firstBlock + i, block);
         }
       }
     }

@@ -1,0 +1,290 @@
+package io.tidestore.store.shard;
+
+import io.tidestore.store.api.ObjectKey;
+import io.tidestore.store.api.ShardStore;
+import io.tidestore.store.api.StoreCompletion;
+import io.tidestore.store.api.StoreException;
+import io.tidestore.store.index.ObjectEntry;
+import io.tidestore.store.journal.Batch;
+import io.tidestore.store.journal.Journal;
+import io.tidestore.store.record.Blocks;
+import io.tidestore.store.record.DeltaDescriptor;
+import io.tidestore.store.record.DeltaWriter;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Staging of the mutations that change an object's shape rather than its data: truncate (which
+ * rewrites the block it cuts through, a read-modify-write when that block is not in memory),
+ * remove and extended attributes. Truncating and removing free space, so they may use the
+ * cleaner's reserve: a full store can always shrink. Owner thread only.
+ */
+final class MetadataWrites {
+  private final ShardContext ctx;
+  private final Journal journal;
+  private final Staging staging;
+  private final MutationGate gate;
+  private final MergeBases bases;
+  private final SpaceWaits space;
+
+  MetadataWrites(
+      ShardContext ctx,
+      Journal journal,
+      Staging staging,
+      MutationGate gate,
+      MergeBases bases,
+      SpaceWaits space) {
+    this.ctx = ctx;
+    this.journal = journal;
+    this.staging = staging;
+    this.gate = gate;
+    this.bases = bases;
+    this.space = space;
+  }
+
+  // ---------------------------------------------------------------- truncate
+
+  void truncate(ObjectKey key, long size, StoreCompletion<Void> done) {
+    if (size < 0 || size > ShardStore.MAX_OBJECT_BYTES) {
+      done.complete(
+          null,
+          MutationGate.invalid(
+              "size " + size + " outside [0, " + ShardStore.MAX_OBJECT_BYTES + "]"));
+      return;
+    }
+    if (gate.refused(done)) {
+      return;
+    }
+    ObjectEntry e = gate.entryForWrite(key, done);
+    if (e == null) {
+      return;
+    }
+    StagedObject s = staging.of(e);
+    if (!gate.queuedBehind(s, () -> doTruncate(e, s, size, done))) {
+      doTruncate(e, s, size, done);
+      staging.settle(s);
+    }
+  }
+
+  private void doTruncate(ObjectEntry e, StagedObject s, long size, StoreCompletion<Void> done) {
+    boolean partial = s.exists && size < s.size && (size & (Blocks.SIZE - 1)) != 0;
+    if (!partial) {
+      stageTruncate(e, s, size, null, done);
+      return;
+    }
+    int b = (int) (size >>> Blocks.SHIFT);
+    MemorySegment base = bases.inMemory(e, s, b);
+    if (base != null) {
+      stageTruncate(e, s, size, base, done);
+      return;
+    }
+    gate.hold(s);
+    bases.read(
+        e,
+        b,
+        (block, failure) -> {
+          if (failure != null) {
+            done.complete(null, failure);
+          } else {
+            stageTruncate(e, s, size, block, done);
+          }
+          gate.resume(s);
+        });
+    ctx.submitQuietly();
+  }
+
+  private void stageTruncate(
+      ObjectEntry e,
+      StagedObject s,
+      long size,
+      MemorySegment partialBase,
+      StoreCompletion<Void> done) {
+    if (gate.refused(done)) {
+      return;
+    }
+    boolean create = !s.exists;
+    byte[] name = create ? e.key.nameBytes() : null;
+    int meta =
+        (create ? DeltaWriter.createLength(name.length) : 0)
+            + (partialBase != null ? DeltaWriter.writeLength(1) : 0)
+            + DeltaDescriptor.TRUNCATE_LENGTH;
+    // Shrinking frees space, so it may use the cleaner's reserve: a full store must be able to
+    // truncate. Growing only writes metadata.
+    Batch batch = journal.reserve(meta, partialBase != null ? 1 : 0, true);
+    if (batch == null) {
+      done.complete(null, journal.failure() != null ? journal.failure() : space.noSpace());
+      gate.forgetIfUnused(e, s);
+      return;
+    }
+    DeltaWriter d = journal.deltas();
+    if (create) {
+      d.create(e.id, e.key.pool(), name);
+      s.exists = true;
+    }
+    int keep = (int) Blocks.count(size);
+    if (s.pending != null) {
+      s.pending.keySet().removeIf(b -> b >= keep);
+    }
+    if (partialBase != null) {
+      int b = (int) (size >>> Blocks.SHIFT);
+      MemorySegment slice = batch.dataBlock(batch.addDataBlock());
+      MemorySegment.copy(partialBase, 0, slice, 0, Blocks.SIZE);
+      int cut = (int) (size & (Blocks.SIZE - 1));
+      slice.asSlice(cut, Blocks.SIZE - cut).fill((byte) 0);
+      d.write(e.id, b, 1, size);
+      d.crc(Blocks.crc(ctx.crc, slice, 0, Blocks.SIZE));
+      s.putPending(b, slice);
+      batch.pending(e.id, b, slice);
+    }
+    d.truncate(e.id, size);
+    s.size = size;
+    s.cutStaged(size);
+    gate.staged(s, batch, done);
+  }
+
+  // ---------------------------------------------------------------- remove
+
+  void remove(ObjectKey key, StoreCompletion<Void> done) {
+    if (gate.refused(done)) {
+      return;
+    }
+    ObjectEntry e = ctx.index.get(key);
+    if (e == null) {
+      done.complete(null, MutationGate.notFound(key));
+      return;
+    }
+    StagedObject s = staging.of(e);
+    if (!gate.queuedBehind(s, () -> doRemove(e, s, done))) {
+      doRemove(e, s, done);
+      staging.settle(s);
+    }
+  }
+
+  private void doRemove(ObjectEntry e, StagedObject s, StoreCompletion<Void> done) {
+    if (gate.refused(done)) {
+      return;
+    }
+    if (!s.exists) {
+      done.complete(null, MutationGate.notFound(e.key));
+      return;
+    }
+    // Removing frees space, so it may use the cleaner's reserve.
+    Batch batch = journal.reserve(DeltaDescriptor.REMOVE_LENGTH, 0, true);
+    if (batch == null) {
+      done.complete(null, journal.failure() != null ? journal.failure() : space.noSpace());
+      return;
+    }
+    journal.deltas().remove(e.id);
+    s.exists = false;
+    s.size = 0;
+    s.pending = null;
+    s.cutStaged(0);
+    gate.staged(s, batch, done);
+  }
+
+  // ---------------------------------------------------------------- xattrs
+
+  void setXattr(ObjectKey key, String name, byte[] value, StoreCompletion<Void> done) {
+    StoreException bad = checkXattrName(name);
+    if (bad == null && value.length > ShardStore.MAX_XATTR_BYTES) {
+      bad =
+          MutationGate.invalid(
+              "xattr value of "
+                  + value.length
+                  + " bytes exceeds "
+                  + ShardStore.MAX_XATTR_BYTES);
+    }
+    if (bad != null) {
+      done.complete(null, bad);
+      return;
+    }
+    if (gate.refused(done)) {
+      return;
+    }
+    byte[] copy = value.clone();
+    ObjectEntry e = gate.entryForWrite(key, done);
+    if (e == null) {
+      return;
+    }
+    StagedObject s = staging.of(e);
+    Runnable op = () -> space.stageOrPark(e, s, () -> doSetXattr(e, s, name, copy, done), done);
+    if (!gate.queuedBehind(s, op)) {
+      op.run();
+      staging.settle(s);
+    }
+  }
+
+  private boolean doSetXattr(
+      ObjectEntry e, StagedObject s, String name, byte[] value, StoreCompletion<Void> done) {
+    if (gate.refused(done)) {
+      return true;
+    }
+    boolean create = !s.exists;
+    byte[] objName = create ? e.key.nameBytes() : null;
+    int meta =
+        (create ? DeltaWriter.createLength(objName.length) : 0)
+            + DeltaWriter.setXattrLength(name.getBytes(StandardCharsets.UTF_8).length, value.length);
+    Batch batch = journal.reserve(meta, 0, false);
+    if (batch == null) {
+      return space.refused(e, s, done);
+    }
+    if (create) {
+      journal.deltas().create(e.id, e.key.pool(), objName);
+      s.exists = true;
+    }
+    journal.deltas().setXattr(e.id, name, value);
+    gate.staged(s, batch, done);
+    return true;
+  }
+
+  void removeXattr(ObjectKey key, String name, StoreCompletion<Void> done) {
+    StoreException bad = checkXattrName(name);
+    if (bad != null) {
+      done.complete(null, bad);
+      return;
+    }
+    if (gate.refused(done)) {
+      return;
+    }
+    ObjectEntry e = ctx.index.get(key);
+    if (e == null) {
+      done.complete(null, MutationGate.notFound(key));
+      return;
+    }
+    StagedObject s = staging.of(e);
+    if (!gate.queuedBehind(s, () -> doRemoveXattr(e, s, name, done))) {
+      doRemoveXattr(e, s, name, done);
+      staging.settle(s);
+    }
+  }
+
+  private void doRemoveXattr(
+      ObjectEntry e, StagedObject s, String name, StoreCompletion<Void> done) {
+    if (gate.refused(done)) {
+      return;
+    }
+    if (!s.exists) {
+      done.complete(null, MutationGate.notFound(e.key));
+      return;
+    }
+    int meta = DeltaWriter.removeXattrLength(name.getBytes(StandardCharsets.UTF_8).length);
+    Batch batch = journal.reserve(meta, 0, true);
+    if (batch == null) {
+      done.complete(null, journal.failure() != null ? journal.failure() : space.noSpace());
+      return;
+    }
+    journal.deltas().removeXattr(e.id, name);
+    gate.staged(s, batch, done);
+  }
+
+  private static StoreException checkXattrName(String name) {
+    if (name == null || name.isEmpty()) {
+      return MutationGate.invalid("xattr name must not be empty");
+    }
+    int n = name.getBytes(StandardCharsets.UTF_8).length;
+    return n > ShardStore.MAX_XATTR_NAME_BYTES
+        ? MutationGate.invalid(
+            "xattr name of " + n + " bytes exceeds " + ShardStore.MAX_XATTR_NAME_BYTES)
+        : null;
+  }
+}

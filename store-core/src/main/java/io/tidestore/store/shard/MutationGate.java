@@ -1,0 +1,129 @@
+package io.tidestore.store.shard;
+
+import io.tidestore.store.api.ObjectKey;
+import io.tidestore.store.api.StoreCompletion;
+import io.tidestore.store.api.StoreException;
+import io.tidestore.store.api.StoreException.Code;
+import io.tidestore.store.index.ObjectEntry;
+import io.tidestore.store.journal.Batch;
+import io.tidestore.store.journal.Journal;
+import java.util.ArrayDeque;
+
+/**
+ * What every mutation goes through before it is staged: the shard's refusal when it is read-only,
+ * the index entry to stage into (refused when a new one would exceed the index's memory), and
+ * per-object order: while one mutation of an object waits (for a read-modify-write read or for
+ * space), later ones queue behind it and run in issue order when it is staged. Owner thread only.
+ */
+final class MutationGate {
+  private final ShardContext ctx;
+  private final Journal journal;
+  private final Staging staging;
+
+  MutationGate(ShardContext ctx, Journal journal, Staging staging) {
+    this.ctx = ctx;
+    this.journal = journal;
+    this.staging = staging;
+  }
+
+  static StoreException invalid(String why) {
+    return new StoreException(Code.INVALID, why);
+  }
+
+  static StoreException notFound(ObjectKey key) {
+    return new StoreException(Code.NOT_FOUND, "no object " + key.pool() + "/" + key.name());
+  }
+
+  /** Fails {@code done} and returns true when the shard takes no mutation any more. */
+  boolean refused(StoreCompletion<?> done) {
+    StoreException refusal = ctx.health.refusal();
+    if (refusal == null) {
+      return false;
+    }
+    done.complete(null, refusal);
+    return true;
+  }
+
+  /**
+   * The entry to stage a mutation of {@code key} into, created if new; null (and {@code done}
+   * failed with NO_MEMORY) when a new one would exceed the index's share of the memory limit.
+   */
+  ObjectEntry entryForWrite(ObjectKey key, StoreCompletion<?> done) {
+    ObjectEntry e = ctx.index.get(key);
+    if (e == null && ctx.index.admitsNewObject()) {
+      e = ctx.index.create(key);
+    }
+    if (e == null) {
+      done.complete(null, indexFull(key));
+    }
+    return e;
+  }
+
+  private StoreException indexFull(ObjectKey key) {
+    return new StoreException(
+        Code.NO_MEMORY,
+        "shard "
+            + ctx.shard
+            + " cannot create "
+            + key.pool()
+            + "/"
+            + key.name()
+            + ": its index ("
+            + ctx.index.footprintBytes()
+            + " bytes) reached its share of --memory-limit; existing objects still read, write"
+            + " and remove; raise --memory-limit or remove objects");
+  }
+
+  /** Queues {@code op} behind a waiting mutation of {@code s}; false when none waits. */
+  boolean queuedBehind(StagedObject s, Runnable op) {
+    if (s.waiting == null) {
+      return false;
+    }
+    s.waiting.add(op);
+    return true;
+  }
+
+  /** Makes later mutations of {@code s} queue until {@link #resume}. */
+  void hold(StagedObject s) {
+    if (s.waiting == null) {
+      s.waiting = new ArrayDeque<>();
+    }
+  }
+
+  /** Runs the mutations queued behind a finished wait, in order, until one waits again. */
+  void resume(StagedObject s) {
+    ArrayDeque<Runnable> queued = s.waiting;
+    s.waiting = null;
+    boolean outer = !s.resuming;
+    s.resuming = true;
+    try {
+      while (queued != null && !queued.isEmpty()) {
+        queued.poll().run();
+        if (s.waiting != null) {
+          s.waiting.addAll(queued);
+          return;
+        }
+      }
+    } finally {
+      if (outer) {
+        s.resuming = false;
+        staging.settle(s);
+      }
+    }
+  }
+
+  /**
+   * Counts one operation of {@code s}, just staged into {@code batch}, for the journal's batching
+   * rules and the staging state; {@code done} is acknowledged when the batch applies.
+   */
+  void staged(StagedObject s, Batch batch, StoreCompletion<Void> done) {
+    staging.staged(s, batch);
+    journal.staged(batch);
+    batch.onApplied(done);
+  }
+
+  /** After a refusal: drops what the refused mutation alone created. */
+  void forgetIfUnused(ObjectEntry e, StagedObject s) {
+    staging.forgetIfUnused(e, s);
+  }
+}

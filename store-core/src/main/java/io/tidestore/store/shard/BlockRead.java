@@ -47,10 +47,7 @@ final class BlockRead implements IoCompletion {
     if ((long) count * Blocks.SIZE > reads.pool().bufferBytes()) {
       // The read path splits runs at the pool's buffer size; a longer run is a bug.
       throw new IllegalArgumentException(
-          "a run of "
-              + count
-              + " blocks exceeds the read buffer of "
-              + reads.pool().bufferBytes());
+          "a run of " + count + " blocks exceeds the read buffer of " + reads.pool().bufferBytes());
     }
   }
 

@@ -10,9 +10,9 @@ import io.tidestore.store.journal.Batch;
 import io.tidestore.store.journal.Journal;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.CorruptRecordException;
+import io.tidestore.store.record.DataBlockVisitor;
 import io.tidestore.store.record.DeltaDescriptor;
 import io.tidestore.store.record.DeltaReader;
-import io.tidestore.store.record.DataBlockVisitor;
 import io.tidestore.store.record.RecordDescriptor;
 import io.tidestore.store.record.RecordHeader;
 import io.tidestore.store.segment.SegmentTable;
@@ -129,8 +129,7 @@ final class Cleaner implements IoCompletion {
 
   /** {@link VictimPicker#capacityBlocks} with the shard's reserve. */
   long capacityBlocks() {
-    return picker.capacityBlocks(
-        ctx.config.reserveSegments(), ctx.config.overprovisionPercent());
+    return picker.capacityBlocks(ctx.config.reserveSegments(), ctx.config.overprovisionPercent());
   }
 
   long bytesWritten() {

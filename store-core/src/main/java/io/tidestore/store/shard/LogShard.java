@@ -384,8 +384,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
       return;
     }
     if (Thread.currentThread() != owner) {
-      throw new IllegalStateException(
-          "shard " + ctx.shard + " must be closed on its owner thread");
+      throw new IllegalStateException("shard " + ctx.shard + " must be closed on its owner thread");
     }
     awaitIdle(30_000_000_000L);
     if (!readOnly() && journal.idle()) {

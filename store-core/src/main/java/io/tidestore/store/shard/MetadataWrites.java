@@ -15,9 +15,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Staging of the mutations that change an object's shape rather than its data: truncate (which
- * rewrites the block it cuts through, a read-modify-write when that block is not in memory),
- * remove and extended attributes. Truncating and removing free space, so they may use the
- * cleaner's reserve: a full store can always shrink. Owner thread only.
+ * rewrites the block it cuts through, a read-modify-write when that block is not in memory), remove
+ * and extended attributes. Truncating and removing free space, so they may use the cleaner's
+ * reserve: a full store can always shrink. Owner thread only.
  */
 final class MetadataWrites {
   private final ShardContext ctx;
@@ -189,10 +189,7 @@ final class MetadataWrites {
     if (bad == null && value.length > ShardStore.MAX_XATTR_BYTES) {
       bad =
           MutationGate.invalid(
-              "xattr value of "
-                  + value.length
-                  + " bytes exceeds "
-                  + ShardStore.MAX_XATTR_BYTES);
+              "xattr value of " + value.length + " bytes exceeds " + ShardStore.MAX_XATTR_BYTES);
     }
     if (bad != null) {
       done.complete(null, bad);
@@ -223,7 +220,8 @@ final class MetadataWrites {
     byte[] objName = create ? e.key.nameBytes() : null;
     int meta =
         (create ? DeltaWriter.createLength(objName.length) : 0)
-            + DeltaWriter.setXattrLength(name.getBytes(StandardCharsets.UTF_8).length, value.length);
+            + DeltaWriter.setXattrLength(
+                name.getBytes(StandardCharsets.UTF_8).length, value.length);
     Batch batch = journal.reserve(meta, 0, false);
     if (batch == null) {
       return space.refused(e, s, done);

@@ -108,8 +108,8 @@ final class ReadPath {
   }
 
   /**
-   * Starts a read if the I/O queue has room, keeping slots for the journal's next record;
-   * otherwise queues it until completions free slots.
+   * Starts a read if the I/O queue has room, keeping slots for the journal's next record; otherwise
+   * queues it until completions free slots.
    */
   void start(BlockRead read) {
     if (backlog.isEmpty() && canStart()) {

@@ -87,8 +87,7 @@ public final class ShardMount {
       next.encode(block, new CRC32C());
       io.writeDurable(file, (long) next.copy() * Blocks.SIZE, block);
       ShardContext ctx =
-          new ShardContext(
-              shard, queue, file, next, config, loaded.index, loaded.segments, cache);
+          new ShardContext(shard, queue, file, next, config, loaded.index, loaded.segments, cache);
       LogShard logShard = new LogShard(ctx, arena, slots, loaded.checkpoint, r, syncRound);
       LOG.log(
           r.laterRecords() > 0 ? System.Logger.Level.WARNING : System.Logger.Level.INFO,

@@ -148,8 +148,7 @@ final class SpaceWaits {
                   + "]");
         }
         gate.resume(p.staged());
-      } else if (!cleaner.canMakeSpace(journal.segmentsWanted())
-          || now - p.since() > LIMIT_NANOS) {
+      } else if (!cleaner.canMakeSpace(journal.segmentsWanted()) || now - p.since() > LIMIT_NANOS) {
         note(now - p.since());
         p.done().complete(null, noSpace());
         gate.resume(p.staged());

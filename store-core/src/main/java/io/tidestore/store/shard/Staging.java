@@ -3,13 +3,12 @@ package io.tidestore.store.shard;
 import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.index.ObjectIndex;
 import io.tidestore.store.journal.Batch;
-import java.lang.foreign.MemorySegment;
 
 /**
  * The write path's view of objects with mutations in flight: a {@link StagedObject} per object that
  * has one staged, waiting or in a read-modify-write, kept beside the index rather than in its
- * entries (which hold only what applied records say). An object without one is staged exactly as
- * it is applied.
+ * entries (which hold only what applied records say). An object without one is staged exactly as it
+ * is applied.
  *
  * <p>Lifetime: created on an object's first mutation; each operation staged into a journal batch
  * counts against it ({@link #staged}) until its batch applies ({@link #afterApply}); dropped once

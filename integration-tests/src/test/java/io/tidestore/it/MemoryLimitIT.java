@@ -3,9 +3,9 @@ package io.tidestore.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
-import io.tidestore.store.shard.ShardMemory;
+import io.tidestore.store.engine.LogStore;
+import io.tidestore.store.engine.StoreFormat;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -42,7 +42,7 @@ class MemoryLimitIT {
 
   private Path store() throws Exception {
     Path data = dir.resolve("osd.0");
-    ObjectStore.mkfs(data, SHARDS, SHARD_BYTES, ObjectStore.defaultSegmentBytes(SHARD_BYTES));
+    StoreFormat.mkfs(data, SHARDS, SHARD_BYTES, StoreFormat.defaultSegmentBytes(SHARD_BYTES));
     return data;
   }
 
@@ -77,15 +77,14 @@ class MemoryLimitIT {
   void statusAndMetricsReportMemoryByUse() throws Exception {
     Path data = store();
     long ioPerShard =
-        ShardMemory.fixedIoBytes(
-            StoreConfig.defaults(), ObjectStore.defaultSegmentBytes(SHARD_BYTES));
+        LogStore.shardIoBytes(StoreConfig.defaults(), StoreFormat.defaultSegmentBytes(SHARD_BYTES));
     try (OsdProcess osd = start(data, "256m")) {
       int port = osd.awaitReady();
       String status = get(port, "/status");
       assertEquals(256L << 20, field(status, "limit"));
       assertEquals(64L << 20, field(status, "cache"));
       assertEquals(SHARDS * ioPerShard, field(status, "io_buffers"));
-      assertEquals(SHARDS * ShardMemory.minimumIndexBytes(), field(status, "index"));
+      assertEquals(SHARDS * LogStore.initialIndexBytes(), field(status, "index"));
       assertTrue(field(status, "netty") >= 0);
       String metrics = get(port, "/metrics");
       for (String use : new String[] {"cache", "io_buffers", "index", "netty"}) {

@@ -3,7 +3,7 @@ package io.tidestore.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tidestore.store.api.ObjectStore;
+import io.tidestore.store.engine.StoreFormat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -79,7 +79,7 @@ class NbdFioIT {
   @ValueSource(strings = {"reactor", "classic", "reactor --transport io_uring"})
   void fioVerifiesWritesBeforeAndAfterKillNine(String engine) throws Exception {
     Path data = dir.resolve("osd.0");
-    ObjectStore.mkfs(data, 2, 96L << 20, ObjectStore.defaultSegmentBytes(96L << 20));
+    StoreFormat.mkfs(data, 2, 96L << 20, StoreFormat.defaultSegmentBytes(96L << 20));
     String uri;
     try (OsdProcess osd = start(data, engine)) {
       int[] ports = ports(osd);

@@ -12,7 +12,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.tidestore.client.ShardAwareClient;
-import io.tidestore.store.api.ObjectStore;
+import io.tidestore.store.engine.StoreFormat;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -62,7 +62,7 @@ class ObjectStoreIT {
   @ValueSource(strings = {"reactor", "classic"})
   void acknowledgedWritesSurviveKillNine(String engine) throws Exception {
     Path data = dir.resolve("osd.0");
-    ObjectStore.mkfs(data, 4, 16L << 20, ObjectStore.defaultSegmentBytes(16L << 20));
+    StoreFormat.mkfs(data, 4, 16L << 20, StoreFormat.defaultSegmentBytes(16L << 20));
     try (MultiThreadIoEventLoopGroup group =
         new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory())) {
       try (OsdProcess osd = start(data, engine)) {
@@ -180,7 +180,7 @@ class ObjectStoreIT {
     assumeTrue(Files.isExecutable(Path.of("/usr/bin/qemu-io")), "qemu-io not installed");
     assumeTrue(Files.isExecutable(Path.of("/usr/bin/nbdinfo")), "nbdinfo not installed");
     Path data = dir.resolve("osd.1");
-    ObjectStore.mkfs(data, 2, 64L << 20, ObjectStore.defaultSegmentBytes(64L << 20));
+    StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
     try (MultiThreadIoEventLoopGroup group =
             new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
         OsdProcess osd = start(data)) {
@@ -244,7 +244,7 @@ class ObjectStoreIT {
   void imageCommandsManageImagesThatNbdServes() throws Exception {
     assumeTrue(Files.isExecutable(Path.of("/usr/bin/nbdinfo")), "nbdinfo not installed");
     Path data = dir.resolve("osd.2");
-    ObjectStore.mkfs(data, 2, 64L << 20, ObjectStore.defaultSegmentBytes(64L << 20));
+    StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
     try (OsdProcess osd = start(data)) {
       osd.awaitReady();
       InetSocketAddress objects = objectAddress(osd);
@@ -310,7 +310,7 @@ class ObjectStoreIT {
   @Test
   void removedAndCutDataNeverShowsThroughAgain() throws Exception {
     Path data = dir.resolve("osd.3");
-    ObjectStore.mkfs(data, 2, 64L << 20, ObjectStore.defaultSegmentBytes(64L << 20));
+    StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
     try (MultiThreadIoEventLoopGroup group =
             new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
         OsdProcess osd = start(data)) {

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tidestore.store.api.ObjectStore;
+import io.tidestore.store.engine.StoreFormat;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -90,7 +90,7 @@ class ReplyOrderIT {
   @Test
   void nbdCacheHitsOvertakeAnEarlierMissOnOneConnection() throws Exception {
     Path data = dir.resolve("osd.nbd");
-    ObjectStore.mkfs(data, 2, 64L << 20, ObjectStore.defaultSegmentBytes(64L << 20));
+    StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
     long missOffset = 4L << 20; // image object 1; the hits are in object 0
     byte[] missData = pattern(MISS_BYTES, 7);
     byte[] hitData = pattern(HITS * BLOCK, 3);
@@ -146,7 +146,7 @@ class ReplyOrderIT {
   @Test
   void objectCacheHitsOvertakeAnEarlierMissOnOneConnection() throws Exception {
     Path data = dir.resolve("osd.obj");
-    ObjectStore.mkfs(data, 2, 64L << 20, ObjectStore.defaultSegmentBytes(64L << 20));
+    StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
     byte[] missData = pattern(MISS_BYTES, 11);
     byte[] hitData = pattern(HITS * BLOCK, 5);
     try (OsdProcess osd = start(data)) {

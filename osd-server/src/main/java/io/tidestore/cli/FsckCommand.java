@@ -1,6 +1,6 @@
 package io.tidestore.cli;
 
-import io.tidestore.store.shard.Fsck;
+import io.tidestore.store.engine.Fsck;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

@@ -1,7 +1,7 @@
 package io.tidestore.cli;
 
 import io.tidestore.bench.job.ByteSize;
-import io.tidestore.store.api.ObjectStore;
+import io.tidestore.store.engine.StoreFormat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,7 +39,7 @@ final class MkfsCommand implements Callable<Integer> {
       names = "--shards",
       paramLabel = "S",
       description = "Store shards (one per reactor at most). Default: ${DEFAULT-VALUE}.")
-  int shards = ObjectStore.DEFAULT_SHARDS;
+  int shards = StoreFormat.DEFAULT_SHARDS;
 
   @Option(
       names = "--shard-size",
@@ -61,7 +61,7 @@ final class MkfsCommand implements Callable<Integer> {
     long bytes = parseSize(spec, "--shard-size", shardSize);
     long segmentBytes =
         segmentSize == null
-            ? ObjectStore.defaultSegmentBytes(bytes)
+            ? StoreFormat.defaultSegmentBytes(bytes)
             : parseSize(spec, "--segment-size", segmentSize);
     if (segmentBytes > Integer.MAX_VALUE) {
       throw new ParameterException(
@@ -70,14 +70,14 @@ final class MkfsCommand implements Callable<Integer> {
     int segment = (int) segmentBytes;
     try {
       // Refuse a bad geometry before the free-space check, so its message names the real problem.
-      ObjectStore.checkGeometry(shards, bytes, segment);
+      StoreFormat.checkGeometry(shards, bytes, segment);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
     Files.createDirectories(data);
     // What an interrupted mkfs left here is removed before the shards are written again.
     long usable =
-        Files.getFileStore(data).getUsableSpace() + ObjectStore.interruptedMkfsBytes(data);
+        Files.getFileStore(data).getUsableSpace() + StoreFormat.interruptedMkfsBytes(data);
     long need = bytes * shards;
     if (need > usable) {
       spec.commandLine()
@@ -89,7 +89,7 @@ final class MkfsCommand implements Callable<Integer> {
       return 1;
     }
     long start = System.nanoTime();
-    ObjectStore.mkfs(data, shards, bytes, segment, spec.commandLine().getOut()::println);
+    StoreFormat.mkfs(data, shards, bytes, segment, spec.commandLine().getOut()::println);
     spec.commandLine()
         .getOut()
         .printf(

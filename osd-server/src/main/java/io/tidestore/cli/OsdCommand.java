@@ -8,9 +8,9 @@ import io.tidestore.osd.OsdSettings;
 import io.tidestore.osd.cpu.CpuPolicy;
 import io.tidestore.osd.reactor.Transport;
 import io.tidestore.store.api.JournalFlush;
-import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.cache.PolicyConfig;
+import io.tidestore.store.engine.StoreFormat;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -205,7 +205,7 @@ final class OsdCommand implements Callable<Integer> {
           "Shards of the store created when the data directory is empty or absent, or left"
               + " incomplete by an interrupted mkfs (an existing store keeps its own). Default:"
               + " ${DEFAULT-VALUE}.")
-  int shards = ObjectStore.DEFAULT_SHARDS;
+  int shards = StoreFormat.DEFAULT_SHARDS;
 
   @Option(
       names = "--shard-size",
@@ -294,7 +294,7 @@ final class OsdCommand implements Callable<Integer> {
     }
     long shardBytes = bytes("--shard-size", shardSize);
     try {
-      ObjectStore.checkGeometry(shards, shardBytes, ObjectStore.defaultSegmentBytes(shardBytes));
+      StoreFormat.checkGeometry(shards, shardBytes, StoreFormat.defaultSegmentBytes(shardBytes));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(
           spec.commandLine(), "Invalid --shards/--shard-size for a new store: " + e.getMessage());

@@ -6,6 +6,7 @@ import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.api.StoreException;
+import io.tidestore.store.engine.LogStore;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.io.IoQueues;
@@ -58,7 +59,7 @@ final class StoreTortureCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintStream out = System.out;
-    try (ObjectStore store = ObjectStore.open(data, StoreConfig.defaults());
+    try (ObjectStore store = LogStore.open(data, StoreConfig.defaults());
         IoQueue queue = IoQueues.create(IoQueueConfig.defaults());
         Arena arena = Arena.ofConfined()) {
       ShardStore[] shards = new ShardStore[store.shardCount()];

@@ -23,10 +23,11 @@ import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.cache.CacheSizing;
 import io.tidestore.store.cache.PolicyConfig;
+import io.tidestore.store.engine.LogStore;
+import io.tidestore.store.engine.StoreFormat;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.memory.MemoryBudget;
 import io.tidestore.store.memory.MemoryUse;
-import io.tidestore.store.shard.ShardMemory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -90,11 +91,11 @@ public final class OsdDaemon implements AutoCloseable {
             + ", pid "
             + ProcessHandle.current().pid());
     long mkfsStart = System.nanoTime();
-    if (ObjectStore.mkfsIfEmpty(
+    if (StoreFormat.mkfsIfEmpty(
         settings.dataDir(),
         settings.mkfsShards(),
         settings.mkfsShardBytes(),
-        ObjectStore.defaultSegmentBytes(settings.mkfsShardBytes()),
+        StoreFormat.defaultSegmentBytes(settings.mkfsShardBytes()),
         LOG::warning)) {
       LOG.info(
           String.format(
@@ -107,7 +108,7 @@ public final class OsdDaemon implements AutoCloseable {
     }
     // The store takes the data directory's lock itself.
     ObjectStore store =
-        ObjectStore.open(
+        LogStore.open(
             settings.dataDir(),
             StoreConfig.defaults()
                 .withJournalFlush(settings.journalFlush())
@@ -128,8 +129,8 @@ public final class OsdDaemon implements AutoCloseable {
         settings.memoryLimitBytes(),
         CacheSizing.perShardBytes(settings.cacheBytes(), store.shardCount()) * store.shardCount(),
         store.shardCount(),
-        ShardMemory.fixedIoBytes(store.config(), store.segmentBytes()),
-        ShardMemory.minimumIndexBytes());
+        store.shardIoBytes(),
+        store.shardIndexBytes());
 
     OsdMetrics metrics = new OsdMetrics();
     resources.push(metrics);

@@ -10,8 +10,8 @@ import io.netty.buffer.Unpooled;
 import io.tidestore.osd.nbd.BlockImage;
 import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.store.StoreOnReactors;
-import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
+import io.tidestore.store.engine.StoreFormat;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
@@ -36,7 +36,7 @@ class ImageDataPathTest {
   @Test
   void readsZeroHolesAndShortObjectsAndLeaveTheHeaderAlone() throws Exception {
     Path data = dir.resolve("store");
-    ObjectStore.mkfs(data, 2, 64L << 20, ObjectStore.defaultSegmentBytes(64L << 20));
+    StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
     try (StoreOnReactors served = StoreOnReactors.open(data, StoreConfig.defaults())) {
       Reactors reactors = served.reactors();
       BlockImage image =
@@ -76,7 +76,7 @@ class ImageDataPathTest {
   @Test
   void writesLongerThanTheStoresLargestSingleWriteLandWhole() throws Exception {
     Path data = dir.resolve("store");
-    ObjectStore.mkfs(data, 2, 64L << 20, ObjectStore.defaultSegmentBytes(64L << 20));
+    StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
     try (StoreOnReactors served = StoreOnReactors.open(data, StoreConfig.defaults())) {
       Reactors reactors = served.reactors();
       assertTrue(served.ops().maxWriteBytes() < MIB, "limit " + served.ops().maxWriteBytes());

@@ -11,8 +11,8 @@ import io.tidestore.osd.nbd.NbdServer;
 import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.store.StoreObjectOps;
 import io.tidestore.osd.store.StoreOnReactors;
-import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
+import io.tidestore.store.engine.StoreFormat;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -54,7 +54,7 @@ class ObjectImageNbdTest {
     assumeTrue(Files.isExecutable(Path.of("/usr/bin/qemu-io")), "qemu-io not installed");
     assumeTrue(Files.isExecutable(Path.of("/usr/bin/nbdcopy")), "nbdcopy not installed");
     Path data = dir.resolve("store");
-    ObjectStore.mkfs(data, 2, 64L << 20, ObjectStore.defaultSegmentBytes(64L << 20));
+    StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
     try (StoreOnReactors served = StoreOnReactors.open(data, StoreConfig.defaults())) {
       Reactors reactors = served.reactors();
       StoreObjectOps ops = served.ops();

@@ -20,8 +20,8 @@ import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.reactor.Transport;
 import io.tidestore.store.api.CleanerPolicy;
 import io.tidestore.store.api.JournalFlush;
-import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
+import io.tidestore.store.engine.StoreFormat;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -89,7 +89,7 @@ class StoreObjectOpsTest {
 
   @Test
   void objectOpsRoundTripAndSurviveARemount() throws Exception {
-    ObjectStore.mkfs(dir, 4, (4L << 20) + 8192, 128 << 10);
+    StoreFormat.mkfs(dir, 4, (4L << 20) + 8192, 128 << 10);
     List<String> names = new ArrayList<>();
     for (int i = 0; i < 16; i++) {
       names.add("obj." + i);

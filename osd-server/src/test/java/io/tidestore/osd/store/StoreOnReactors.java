@@ -6,6 +6,7 @@ import io.tidestore.osd.reactor.Transport;
 import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.cache.PolicyConfig;
+import io.tidestore.store.engine.LogStore;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.memory.MemoryBudget;
 import java.io.IOException;
@@ -22,7 +23,7 @@ public record StoreOnReactors(ObjectStore store, Reactors reactors, StoreObjectO
 
   /** Opens the store made in {@code data} and mounts its shards on two new reactors. */
   public static StoreOnReactors open(Path data, StoreConfig config) throws IOException {
-    ObjectStore store = ObjectStore.open(data, config);
+    ObjectStore store = LogStore.open(data, config);
     Reactors reactors = null;
     try {
       reactors =

@@ -8,6 +8,9 @@ import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreCompletion;
+import io.tidestore.store.engine.Fsck;
+import io.tidestore.store.engine.LogStore;
+import io.tidestore.store.engine.StoreFormat;
 import io.tidestore.store.index.BlockEntry;
 import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.io.IoQueue;
@@ -38,9 +41,9 @@ class FsckTest {
   @Test
   void cleanStorePassesAndAFlippedDataByteIsReported() throws IOException {
     dir = TestFiles.createDirectory("fsck");
-    ObjectStore.mkfs(dir, 1, StoreHarness.SHARD_BYTES, StoreHarness.SEGMENT_BYTES);
+    StoreFormat.mkfs(dir, 1, StoreHarness.SHARD_BYTES, StoreHarness.SEGMENT_BYTES);
     long location;
-    try (ObjectStore store = ObjectStore.open(dir, StoreHarness.testConfig());
+    try (ObjectStore store = LogStore.open(dir, StoreHarness.testConfig());
         IoQueue queue =
             IoQueues.create(
                 IoQueueConfig.defaults().withBackend(IoQueueConfig.Backend.FILE_CHANNEL))) {

@@ -10,6 +10,9 @@ import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.api.StoreException;
+import io.tidestore.store.engine.Fsck;
+import io.tidestore.store.engine.LogStore;
+import io.tidestore.store.engine.StoreFormat;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.io.IoQueues;
@@ -42,9 +45,9 @@ class FullStoreOnDiskTest {
   @Test
   void fullShardRefusesPromptlyAndRecoversAfterRemoves() throws IOException {
     dir = TestFiles.createDirectory("store-full");
-    ObjectStore.mkfs(dir, 1, StoreHarness.SHARD_BYTES, StoreHarness.SEGMENT_BYTES);
+    StoreFormat.mkfs(dir, 1, StoreHarness.SHARD_BYTES, StoreHarness.SEGMENT_BYTES);
     List<ObjectKey> written = new ArrayList<>();
-    try (ObjectStore store = ObjectStore.open(dir, StoreHarness.testConfig());
+    try (ObjectStore store = LogStore.open(dir, StoreHarness.testConfig());
         IoQueue queue = IoQueues.create(IoQueueConfig.defaults())) {
       ShardStore s = store.mountShard(0, queue, ExtentCacheHook.NONE);
       StoreException full = null;
@@ -79,7 +82,7 @@ class FullStoreOnDiskTest {
     }
     List<String> out = new ArrayList<>();
     assertEquals(0, Fsck.check(dir, out::add), String.join("\n", out));
-    try (ObjectStore store = ObjectStore.open(dir, StoreHarness.testConfig());
+    try (ObjectStore store = LogStore.open(dir, StoreHarness.testConfig());
         IoQueue queue = IoQueues.create(IoQueueConfig.defaults())) {
       ShardStore s = store.mountShard(0, queue, ExtentCacheHook.NONE);
       assertArrayEquals(content(999), read(s, queue, new ObjectKey(1, "after")));

@@ -10,6 +10,9 @@ import io.tidestore.store.DataDirLock;
 import io.tidestore.store.DataDirLockedException;
 import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
+import io.tidestore.store.engine.Fsck;
+import io.tidestore.store.engine.LogStore;
+import io.tidestore.store.engine.StoreFormat;
 import io.tidestore.store.io.TestFiles;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -56,7 +59,7 @@ class InterruptedMkfsTest {
 
   private static void assertCompleteStore(Path dir, int shards) throws IOException {
     assertFalse(Files.exists(ShardFiles.mkfsMarker(dir)), "marker left behind");
-    try (ObjectStore store = ObjectStore.open(dir, StoreConfig.defaults())) {
+    try (ObjectStore store = LogStore.open(dir, StoreConfig.defaults())) {
       assertEquals(shards, store.shardCount());
     }
     List<String> out = new ArrayList<>();
@@ -69,12 +72,12 @@ class InterruptedMkfsTest {
     leaveInterruptedMkfs(dir);
 
     assertRefusedAsInterrupted(
-        dir, assertThrows(IOException.class, () -> ObjectStore.open(dir, StoreConfig.defaults())));
+        dir, assertThrows(IOException.class, () -> LogStore.open(dir, StoreConfig.defaults())));
     assertRefusedAsInterrupted(
         dir, assertThrows(IOException.class, () -> Fsck.check(dir, line -> {})));
 
     List<String> notes = new ArrayList<>();
-    ObjectStore.mkfs(dir, 2, SHARD_BYTES, SEGMENT_BYTES, notes::add);
+    StoreFormat.mkfs(dir, 2, SHARD_BYTES, SEGMENT_BYTES, notes::add);
     assertEquals(1, notes.size(), notes.toString());
     assertTrue(notes.get(0).contains("an interrupted mkfs left " + dir), notes.get(0));
     assertFalse(Files.exists(ShardFiles.data(dir, 2)), "shard-2 of the interrupted mkfs");
@@ -88,13 +91,13 @@ class InterruptedMkfsTest {
     Files.write(ShardFiles.checkpoint(dir, 2, 0), new byte[4096]);
 
     List<String> notes = new ArrayList<>();
-    assertTrue(ObjectStore.mkfsIfEmpty(dir, 1, SHARD_BYTES, SEGMENT_BYTES, notes::add));
+    assertTrue(StoreFormat.mkfsIfEmpty(dir, 1, SHARD_BYTES, SEGMENT_BYTES, notes::add));
     assertEquals(1, notes.size(), notes.toString());
     assertFalse(Files.exists(ShardFiles.data(dir, 1)));
     assertFalse(Files.exists(ShardFiles.checkpoint(dir, 2, 0)));
     assertCompleteStore(dir, 1);
     // The next start finds the store it made and keeps it.
-    assertFalse(ObjectStore.mkfsIfEmpty(dir, 4, SHARD_BYTES, SEGMENT_BYTES, notes::add));
+    assertFalse(StoreFormat.mkfsIfEmpty(dir, 4, SHARD_BYTES, SEGMENT_BYTES, notes::add));
     assertCompleteStore(dir, 1);
   }
 
@@ -102,7 +105,7 @@ class InterruptedMkfsTest {
   void aCompleteStoreIsNeverWiped() throws IOException {
     dir = TestFiles.createDirectory("mkfs-complete");
     List<String> notes = new ArrayList<>();
-    ObjectStore.mkfs(dir, 2, SHARD_BYTES, SEGMENT_BYTES, notes::add);
+    StoreFormat.mkfs(dir, 2, SHARD_BYTES, SEGMENT_BYTES, notes::add);
     assertEquals(List.of(), notes);
     assertCompleteStore(dir, 2);
     byte[] superblocks = superblocks(dir);
@@ -110,10 +113,10 @@ class InterruptedMkfsTest {
     IOException e =
         assertThrows(
             IOException.class,
-            () -> ObjectStore.mkfs(dir, 1, SHARD_BYTES, SEGMENT_BYTES, notes::add));
+            () -> StoreFormat.mkfs(dir, 1, SHARD_BYTES, SEGMENT_BYTES, notes::add));
     assertTrue(e.getMessage().contains("already holds a store"), e.getMessage());
-    assertFalse(ObjectStore.mkfsIfEmpty(dir, 1, SHARD_BYTES, SEGMENT_BYTES, notes::add));
-    assertEquals(0, ObjectStore.interruptedMkfsBytes(dir));
+    assertFalse(StoreFormat.mkfsIfEmpty(dir, 1, SHARD_BYTES, SEGMENT_BYTES, notes::add));
+    assertEquals(0, StoreFormat.interruptedMkfsBytes(dir));
     assertEquals(List.of(), notes);
     assertArrayEquals(superblocks, superblocks(dir));
     assertCompleteStore(dir, 2);
@@ -126,16 +129,15 @@ class InterruptedMkfsTest {
     try (DataDirLock running = DataDirLock.acquire(dir)) {
       assertThrows(
           DataDirLockedException.class,
-          () -> ObjectStore.mkfs(dir, 1, SHARD_BYTES, SEGMENT_BYTES, line -> {}));
+          () -> StoreFormat.mkfs(dir, 1, SHARD_BYTES, SEGMENT_BYTES, line -> {}));
       assertThrows(
           DataDirLockedException.class,
-          () -> ObjectStore.mkfsIfEmpty(dir, 1, SHARD_BYTES, SEGMENT_BYTES, line -> {}));
-      assertThrows(
-          DataDirLockedException.class, () -> ObjectStore.open(dir, StoreConfig.defaults()));
+          () -> StoreFormat.mkfsIfEmpty(dir, 1, SHARD_BYTES, SEGMENT_BYTES, line -> {}));
+      assertThrows(DataDirLockedException.class, () -> LogStore.open(dir, StoreConfig.defaults()));
     }
     assertTrue(Files.exists(ShardFiles.mkfsMarker(dir)));
     assertEquals(3 << 20, Files.size(ShardFiles.data(dir, 0)));
-    assertEquals((3 << 20) + (1 << 20), ObjectStore.interruptedMkfsBytes(dir));
+    assertEquals((3 << 20) + (1 << 20), StoreFormat.interruptedMkfsBytes(dir));
   }
 
   /**
@@ -175,9 +177,9 @@ class InterruptedMkfsTest {
         interrupted++;
         assertRefusedAsInterrupted(
             data,
-            assertThrows(IOException.class, () -> ObjectStore.open(data, StoreConfig.defaults())));
+            assertThrows(IOException.class, () -> LogStore.open(data, StoreConfig.defaults())));
         List<String> notes = new ArrayList<>();
-        ObjectStore.mkfs(data, 2, CHILD_SHARD_BYTES, SEGMENT_BYTES, notes::add);
+        StoreFormat.mkfs(data, 2, CHILD_SHARD_BYTES, SEGMENT_BYTES, notes::add);
         assertEquals(1, notes.size(), notes.toString());
       }
       assertCompleteStore(data, 2);
@@ -201,7 +203,7 @@ class InterruptedMkfsTest {
   /** The child: one mkfs of 2 shards of {@link #CHILD_SHARD_BYTES}. */
   static final class MkfsChild {
     public static void main(String[] args) throws IOException {
-      ObjectStore.mkfs(Path.of(args[0]), 2, CHILD_SHARD_BYTES, SEGMENT_BYTES);
+      StoreFormat.mkfs(Path.of(args[0]), 2, CHILD_SHARD_BYTES, SEGMENT_BYTES);
     }
   }
 

@@ -12,6 +12,8 @@ import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.api.StoreException;
+import io.tidestore.store.engine.LogStore;
+import io.tidestore.store.engine.StoreFormat;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.io.IoQueues;
@@ -42,14 +44,14 @@ class LargestWriteTest {
   @Test
   void aSixteenMebibyteWriteIsOneRecordAndOneByteMoreIsRefused() throws IOException {
     dir = TestFiles.createDirectory("store-largest");
-    int segment = ObjectStore.defaultSegmentBytes(1L << 30);
-    assertEquals(ObjectStore.SEGMENT_BYTES_FOR_MAX_WRITE, segment);
-    ObjectStore.mkfs(dir, 1, 8192 + 8L * segment, segment);
+    int segment = StoreFormat.defaultSegmentBytes(1L << 30);
+    assertEquals(StoreFormat.SEGMENT_BYTES_FOR_MAX_WRITE, segment);
+    StoreFormat.mkfs(dir, 1, 8192 + 8L * segment, segment);
     byte[] big = new byte[ShardStore.MAX_WRITE_BYTES];
     new Random(5).nextBytes(big);
     ObjectKey key = new ObjectKey(1, "x".repeat(ObjectKey.MAX_NAME_BYTES));
     long offset = ShardStore.MAX_OBJECT_BYTES - big.length;
-    try (ObjectStore store = ObjectStore.open(dir, StoreConfig.defaults());
+    try (ObjectStore store = LogStore.open(dir, StoreConfig.defaults());
         IoQueue queue = IoQueues.create(IoQueueConfig.defaults())) {
       ShardStore s = store.mountShard(0, queue, ExtentCacheHook.NONE);
       assertEquals(ShardStore.MAX_WRITE_BYTES, s.maxWriteBytes());
@@ -65,7 +67,7 @@ class LargestWriteTest {
           tooBig.getMessage());
       s.close();
     }
-    try (ObjectStore store = ObjectStore.open(dir, StoreConfig.defaults());
+    try (ObjectStore store = LogStore.open(dir, StoreConfig.defaults());
         IoQueue queue = IoQueues.create(IoQueueConfig.defaults());
         Arena arena = Arena.ofConfined()) {
       ShardStore s = store.mountShard(0, queue, ExtentCacheHook.NONE);
@@ -82,8 +84,8 @@ class LargestWriteTest {
   @Test
   void smallSegmentsLimitTheWriteToWhatOneSegmentHolds() throws IOException {
     dir = TestFiles.createDirectory("store-small-segments");
-    ObjectStore.mkfs(dir, 1, StoreHarness.SHARD_BYTES, StoreHarness.SEGMENT_BYTES);
-    try (ObjectStore store = ObjectStore.open(dir, StoreHarness.testConfig());
+    StoreFormat.mkfs(dir, 1, StoreHarness.SHARD_BYTES, StoreHarness.SEGMENT_BYTES);
+    try (ObjectStore store = LogStore.open(dir, StoreHarness.testConfig());
         IoQueue queue = IoQueues.create(IoQueueConfig.defaults())) {
       ShardStore s = store.mountShard(0, queue, ExtentCacheHook.NONE);
       long max = s.maxWriteBytes();

@@ -9,6 +9,8 @@ import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.api.StoreException;
+import io.tidestore.store.engine.LogStore;
+import io.tidestore.store.engine.StoreFormat;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.io.IoQueues;
@@ -42,10 +44,10 @@ class RealBackendTest {
       names = {"AUTO", "FILE_CHANNEL"})
   void writesSurviveRemountOnRealFiles(IoQueueConfig.Backend backend) throws IOException {
     dir = TestFiles.createDirectory("store-real");
-    ObjectStore.mkfs(dir, 2, StoreHarness.SHARD_BYTES, StoreHarness.SEGMENT_BYTES);
+    StoreFormat.mkfs(dir, 2, StoreHarness.SHARD_BYTES, StoreHarness.SEGMENT_BYTES);
     byte[][] model = new byte[4][60_000];
     Random r = new Random(3);
-    try (ObjectStore store = ObjectStore.open(dir, StoreHarness.testConfig());
+    try (ObjectStore store = LogStore.open(dir, StoreHarness.testConfig());
         IoQueue queue = IoQueues.create(IoQueueConfig.defaults().withBackend(backend))) {
       for (int shard = 0; shard < 2; shard++) {
         ShardStore s = store.mountShard(shard, queue, ExtentCacheHook.NONE);
@@ -69,7 +71,7 @@ class RealBackendTest {
         s.close();
       }
     }
-    try (ObjectStore store = ObjectStore.open(dir, StoreHarness.testConfig());
+    try (ObjectStore store = LogStore.open(dir, StoreHarness.testConfig());
         IoQueue queue = IoQueues.create(IoQueueConfig.defaults().withBackend(backend));
         Arena arena = Arena.ofConfined()) {
       for (int shard = 0; shard < 2; shard++) {

@@ -12,6 +12,8 @@ import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.api.StoreException;
+import io.tidestore.store.engine.LogStore;
+import io.tidestore.store.engine.StoreFormat;
 import io.tidestore.store.testing.SimDisk;
 import io.tidestore.store.testing.SimIoQueue;
 import io.tidestore.store.testing.StoreHarness;
@@ -48,14 +50,14 @@ class SharedQueuePowerCutTest {
   void everyShardKeepsItsAcknowledgedWrites(int seed) throws IOException {
     Random r = new Random(seed);
     SimDisk disk = new SimDisk(seed);
-    ObjectStore.mkfs(dir, SHARDS, StoreHarness.SHARD_BYTES, StoreHarness.SEGMENT_BYTES);
+    StoreFormat.mkfs(dir, SHARDS, StoreHarness.SHARD_BYTES, StoreHarness.SEGMENT_BYTES);
     StoreConfig config = StoreHarness.testConfig().withJournalFlush(JournalFlush.SHARED_FDATASYNC);
     List<PowerCutTest.Model> models = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
       models.add(new PowerCutTest.Model(new ObjectKey(1, "obj-" + i)));
     }
     for (int cycle = 0; cycle < 3; cycle++) {
-      try (ObjectStore store = ObjectStore.open(dir, config)) {
+      try (ObjectStore store = LogStore.open(dir, config)) {
         SimIoQueue queue = disk.newQueue();
         ShardStore[] shards = new ShardStore[SHARDS];
         for (int s = 0; s < SHARDS; s++) {

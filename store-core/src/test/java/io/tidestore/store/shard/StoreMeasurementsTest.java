@@ -7,6 +7,8 @@ import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.ShardStats;
 import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreConfig;
+import io.tidestore.store.engine.LogStore;
+import io.tidestore.store.engine.StoreFormat;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.io.IoQueues;
@@ -66,10 +68,10 @@ class StoreMeasurementsTest {
   void mountTimeWithOneMillionObjects() throws Exception {
     Path dir = TestFiles.createDirectory("measure-mount");
     try {
-      ObjectStore.mkfs(dir, 1, 512L << 20, 8 << 20);
+      StoreFormat.mkfs(dir, 1, 512L << 20, 8 << 20);
       StoreConfig cfg = StoreConfig.defaults();
       int objects = 1_000_000;
-      try (ObjectStore store = ObjectStore.open(dir, cfg);
+      try (ObjectStore store = LogStore.open(dir, cfg);
           IoQueue q = IoQueues.create(IoQueueConfig.defaults())) {
         ShardStore s = store.mountShard(0, q, ExtentCacheHook.NONE);
         MemorySegment empty = MemorySegment.ofArray(new byte[0]);
@@ -87,7 +89,7 @@ class StoreMeasurementsTest {
         System.out.printf("close (final checkpoint) %.0f ms%n", (System.nanoTime() - c0) / 1e6);
       }
       for (int i = 0; i < 3; i++) {
-        try (ObjectStore store = ObjectStore.open(dir, cfg);
+        try (ObjectStore store = LogStore.open(dir, cfg);
             IoQueue q = IoQueues.create(IoQueueConfig.defaults())) {
           long m0 = System.nanoTime();
           ShardStore s = store.mountShard(0, q, ExtentCacheHook.NONE);
@@ -107,8 +109,8 @@ class StoreMeasurementsTest {
   void indexBytesPerExtentAfterRandomOverwritesOfAFullImage() throws Exception {
     Path dir = TestFiles.createDirectory("measure-index");
     try {
-      ObjectStore.mkfs(dir, 1, 160L << 20, 2 << 20);
-      try (ObjectStore store = ObjectStore.open(dir, StoreConfig.defaults());
+      StoreFormat.mkfs(dir, 1, 160L << 20, 2 << 20);
+      try (ObjectStore store = LogStore.open(dir, StoreConfig.defaults());
           IoQueue q = IoQueues.create(IoQueueConfig.defaults())) {
         ShardStore s = store.mountShard(0, q, ExtentCacheHook.NONE);
         byte[] chunk = new byte[1 << 20];
@@ -165,7 +167,7 @@ class StoreMeasurementsTest {
     int seg = 2 << 20;
     int n = 20_000;
     try {
-      ObjectStore.mkfs(dir, 1, shardBytes, seg);
+      StoreFormat.mkfs(dir, 1, shardBytes, seg);
       // -Dtidestore.measure.overprovision=P measures another headroom than the default.
       StoreConfig cfg =
           StoreConfig.defaults()
@@ -174,7 +176,7 @@ class StoreMeasurementsTest {
                   Integer.getInteger(
                       "tidestore.measure.overprovision",
                       StoreConfig.DEFAULT_OVERPROVISION_PERCENT));
-      try (ObjectStore store = ObjectStore.open(dir, cfg);
+      try (ObjectStore store = LogStore.open(dir, cfg);
           IoQueue q = IoQueues.create(IoQueueConfig.defaults())) {
         ShardStore s = store.mountShard(0, q, ExtentCacheHook.NONE);
         byte[] block = new byte[4096];

@@ -9,6 +9,8 @@ import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.api.StoreException;
+import io.tidestore.store.engine.LogStore;
+import io.tidestore.store.engine.StoreFormat;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.memory.MemoryBudget;
 import java.io.IOException;
@@ -80,12 +82,12 @@ public final class StoreHarness implements AutoCloseable {
     this.disk = new SimDisk(seed);
     this.config = config;
     this.cacheHook = cacheHook;
-    ObjectStore.mkfs(dir, 1, SHARD_BYTES, SEGMENT_BYTES);
+    StoreFormat.mkfs(dir, 1, SHARD_BYTES, SEGMENT_BYTES);
     mount();
   }
 
   public void mount() throws IOException {
-    store = ObjectStore.open(dir, config, budget);
+    store = LogStore.open(dir, config, budget);
     queue = disk.newQueue();
     shard = store.mountShard(0, queue, cacheHook);
   }

@@ -1,13 +1,9 @@
 package io.tidestore.store.shard;
 
-import io.tidestore.store.api.ObjectStore;
-import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.index.BlockEntry;
 import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.io.IoFile;
 import io.tidestore.store.io.IoQueue;
-import io.tidestore.store.io.IoQueueConfig;
-import io.tidestore.store.io.IoQueues;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.RecordHeader;
 import io.tidestore.store.record.Superblock;
@@ -25,33 +21,26 @@ import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 
 /**
- * Offline check of a store: for every shard, the superblocks, the newest checkpoint, the journal
- * after it (every record's header and data checksums, as replay does), every block the index maps
- * (read and crc32c-verified), that no two blocks share a location or sit outside the segments, and
- * that the live-block accounting per segment matches the index. Takes the data directory's lock, so
- * it cannot run under a live daemon. Runs on the calling thread.
+ * Offline check of one shard of an unmounted store: the superblocks, the newest checkpoint, the
+ * journal after it (every record's header and data checksums, as replay does), every block the
+ * index maps (read and crc32c-verified), that no two blocks share a location or sit outside the
+ * segments, and that the live-block accounting per segment matches the index. The caller holds the
+ * data directory's lock (the engine's fsck does). Runs on the calling thread, which owns {@code
+ * queue}.
  */
-public final class Fsck {
+public final class ShardFsck {
   private final Consumer<String> out;
   private int faults;
 
-  private Fsck(Consumer<String> out) {
+  private ShardFsck(Consumer<String> out) {
     this.out = out;
   }
 
-  /** Checks the store in {@code dir}, printing findings; returns the number of faults. */
-  public static int check(Path dir, Consumer<String> out) throws IOException {
-    Fsck f = new Fsck(out);
-    try (ObjectStore store = ObjectStore.open(dir, StoreConfig.defaults());
-        IoQueue queue =
-            IoQueues.create(
-                IoQueueConfig.defaults().withBackend(IoQueueConfig.Backend.FILE_CHANNEL))) {
-      out.accept("fsck " + dir + ": " + store.shardCount() + " shards");
-      for (int s = 0; s < store.shardCount(); s++) {
-        f.shard(dir, s, queue);
-      }
-    }
-    out.accept(f.faults == 0 ? "fsck: clean" : "fsck: " + f.faults + " fault(s) found");
+  /** Checks shard {@code shard} of the store in {@code dir}, printing findings; the fault count. */
+  public static int check(Path dir, int shard, IoQueue queue, Consumer<String> out)
+      throws IOException {
+    ShardFsck f = new ShardFsck(out);
+    f.shard(dir, shard, queue);
     return f.faults;
   }
 

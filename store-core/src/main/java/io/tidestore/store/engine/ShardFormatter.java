@@ -1,8 +1,9 @@
-package io.tidestore.store.shard;
+package io.tidestore.store.engine;
 
 import com.sun.nio.file.ExtendedOpenOption;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.Superblock;
+import io.tidestore.store.shard.ShardFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
@@ -26,7 +27,7 @@ import java.util.zip.CRC32C;
  * several shards at once so the device sees more than one write in flight. Falls back to buffered
  * writes where O_DIRECT is refused (tmpfs).
  */
-public final class ShardFormatter {
+final class ShardFormatter {
   /** Bytes per zero-filling write. */
   private static final int CHUNK = 4 << 20;
 
@@ -39,8 +40,7 @@ public final class ShardFormatter {
    * Creates one shard file per entry of {@code superblocks} in {@code dir}, each {@code bytes}
    * long, with that shard's two superblock copies.
    */
-  public static void format(Path dir, List<List<Superblock>> superblocks, long bytes)
-      throws IOException {
+  static void format(Path dir, List<List<Superblock>> superblocks, long bytes) throws IOException {
     int threads = Math.min(PARALLEL_SHARDS, superblocks.size());
     ExecutorService pool =
         Executors.newFixedThreadPool(

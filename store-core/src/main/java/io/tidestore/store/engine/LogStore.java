@@ -1,0 +1,199 @@
+package io.tidestore.store.engine;
+
+import io.tidestore.store.DataDirLock;
+import io.tidestore.store.api.ExtentCacheHook;
+import io.tidestore.store.api.ObjectStore;
+import io.tidestore.store.api.ShardStore;
+import io.tidestore.store.api.StoreConfig;
+import io.tidestore.store.io.IoQueue;
+import io.tidestore.store.journal.SyncRound;
+import io.tidestore.store.memory.MemoryBudget;
+import io.tidestore.store.record.Blocks;
+import io.tidestore.store.record.CorruptRecordException;
+import io.tidestore.store.record.Superblock;
+import io.tidestore.store.shard.ShardFiles;
+import io.tidestore.store.shard.ShardMemory;
+import io.tidestore.store.shard.ShardMount;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.zip.CRC32C;
+
+/**
+ * The log-structured store in a data directory ({@code DIR/shard-N} spaces and {@code
+ * DIR/shard-N.ckpt.0/1} index checkpoints), owned by this process through {@link DataDirLock} for
+ * as long as it is open; its shards are {@link io.tidestore.store.shard.LogShard}s. {@link #open}
+ * is for one thread at startup; see {@link ObjectStore} for the rest.
+ */
+public final class LogStore implements ObjectStore {
+  private final Path dir;
+  private final DataDirLock lock;
+  private final int shardCount;
+  private final StoreConfig config;
+  private final MemoryBudget budget;
+
+  /**
+   * One {@link SyncRound} per I/O queue: the shards mounted on one queue (one owner thread) line up
+   * their journal syncs. Keyed by identity; a queue's round lives as long as the store.
+   */
+  private final Map<IoQueue, SyncRound> syncRounds = new IdentityHashMap<>();
+
+  private LogStore(
+      Path dir, DataDirLock lock, int shardCount, StoreConfig config, MemoryBudget budget) {
+    this.dir = dir;
+    this.lock = lock;
+    this.shardCount = shardCount;
+    this.config = config;
+    this.budget = budget;
+  }
+
+  /** The refusal of {@link #open} on a directory an interrupted mkfs left. */
+  private static String interruptedMkfsMessage(Path dir) {
+    return "an interrupted mkfs left "
+        + dir
+        + " incomplete ("
+        + ShardFiles.mkfsMarker(dir)
+        + " exists); rerun mkfs: tidestore mkfs --data "
+        + dir
+        + " (or start tidestore osd on it, which formats it with its --shards/--shard-size)";
+  }
+
+  /** Opens the store in {@code dir} and takes its lock; its memory is counted but not limited. */
+  public static LogStore open(Path dir, StoreConfig config) throws IOException {
+    return open(dir, config, MemoryBudget.unbounded());
+  }
+
+  /**
+   * Opens the store in {@code dir} and takes its lock; every shard it mounts charges its I/O
+   * buffers and index to {@code budget} (the daemon's {@code --memory-limit}).
+   */
+  public static LogStore open(Path dir, StoreConfig config, MemoryBudget budget)
+      throws IOException {
+    DataDirLock lock = DataDirLock.acquire(dir);
+    try {
+      if (Files.exists(ShardFiles.mkfsMarker(dir))) {
+        throw new IOException(interruptedMkfsMessage(dir));
+      }
+      Superblock sb = readSuperblock(dir, 0);
+      for (int s = 1; s < sb.shardCount(); s++) {
+        Superblock other = readSuperblock(dir, s);
+        if (other.storeId() != sb.storeId() || other.shardCount() != sb.shardCount()) {
+          throw new IOException(
+              ShardFiles.data(dir, s)
+                  + " belongs to another store than "
+                  + ShardFiles.data(dir, 0));
+        }
+      }
+      return new LogStore(dir, lock, sb.shardCount(), config, budget);
+    } catch (IOException | RuntimeException e) {
+      lock.close();
+      throw e;
+    }
+  }
+
+  /** Reads the newest valid superblock of a shard with plain file I/O. */
+  static Superblock readSuperblock(Path dir, int shard) throws IOException {
+    Path path = ShardFiles.data(dir, shard);
+    if (!Files.exists(path)) {
+      throw new IOException(
+          "no store in "
+              + dir
+              + ": "
+              + path
+              + " is missing (run tidestore mkfs --data "
+              + dir
+              + ")");
+    }
+    ByteBuffer buf = ByteBuffer.allocate(2 * Blocks.SIZE);
+    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+      while (buf.hasRemaining() && ch.read(buf, buf.position()) > 0) {
+        // read both copies
+      }
+    }
+    Superblock best = null;
+    StringBuilder why = new StringBuilder();
+    CRC32C crc = new CRC32C();
+    for (int c = 0; c < 2; c++) {
+      try {
+        Superblock sb =
+            Superblock.decode(
+                MemorySegment.ofArray(buf.array()).asSlice((long) c * Blocks.SIZE, Blocks.SIZE),
+                crc);
+        if (best == null || sb.generation() > best.generation()) {
+          best = sb;
+        }
+      } catch (CorruptRecordException e) {
+        why.append(" copy ").append(c).append(": ").append(e.getMessage());
+      }
+    }
+    if (best == null) {
+      throw new IOException(path + " has no valid superblock:" + why);
+    }
+    return best;
+  }
+
+  @Override
+  public Path dir() {
+    return dir;
+  }
+
+  @Override
+  public int shardCount() {
+    return shardCount;
+  }
+
+  @Override
+  public StoreConfig config() {
+    return config;
+  }
+
+  @Override
+  public MemoryBudget budget() {
+    return budget;
+  }
+
+  @Override
+  public long shardIoBytes() throws IOException {
+    // Segment bytes are fixed at mkfs and the same in every shard.
+    return shardIoBytes(config, readSuperblock(dir, 0).segmentBytes());
+  }
+
+  @Override
+  public long shardIndexBytes() {
+    return initialIndexBytes();
+  }
+
+  @Override
+  public ShardStore mountShard(int shard, IoQueue queue, ExtentCacheHook cache) throws IOException {
+    if (shard < 0 || shard >= shardCount) {
+      throw new IllegalArgumentException("shard " + shard + " not in 0.." + (shardCount - 1));
+    }
+    SyncRound round;
+    synchronized (syncRounds) {
+      round = syncRounds.computeIfAbsent(queue, q -> new SyncRound());
+    }
+    return ShardMount.mount(dir, shard, queue, config, cache, budget, round);
+  }
+
+  /** Releases the data directory; close every mounted shard first. */
+  @Override
+  public void close() throws IOException {
+    lock.close();
+  }
+
+  /** Native bytes a shard with segments of {@code segmentBytes} holds from mount to close. */
+  public static long shardIoBytes(StoreConfig config, long segmentBytes) {
+    return ShardMemory.fixedIoBytes(config, segmentBytes);
+  }
+
+  /** Bytes the index reservation of a newly mounted shard starts with. */
+  public static long initialIndexBytes() {
+    return ShardMemory.minimumIndexBytes();
+  }
+}

@@ -42,7 +42,7 @@ import java.util.List;
  *
  * Created by {@link ShardMount} on the owner thread; see {@link ShardStore} for the contract.
  */
-public final class LogShard implements ShardStore, Journal.Listener {
+final class LogShard implements ShardStore, Journal.Listener {
   private final ShardContext ctx;
   private final Thread owner;
   private final Arena arena;
@@ -330,22 +330,18 @@ public final class LogShard implements ShardStore, Journal.Listener {
   }
 
   /** Starts a new longest-wait-for-space window (measurements of one phase of a run). */
-  public void resetSpaceWaitMax() {
+  void resetSpaceWaitMax() {
     space.resetMax();
   }
 
   /** Records replay applied when this shard was mounted. */
-  public long replayedRecords() {
+  long replayedRecords() {
     return replayedRecords;
   }
 
   /** The index, for tests and fsck in this module. */
-  public ObjectIndex index() {
+  ObjectIndex index() {
     return ctx.index;
-  }
-
-  public SegmentTable segments() {
-    return ctx.segments;
   }
 
   /** Objects the write path holds staging state for (0 once every mutation applied). */
@@ -359,7 +355,7 @@ public final class LogShard implements ShardStore, Journal.Listener {
   }
 
   /** Drives the queue until {@link #idle()} or the deadline; returns whether idle. */
-  public boolean awaitIdle(long timeoutNanos) {
+  boolean awaitIdle(long timeoutNanos) {
     long deadline = System.nanoTime() + timeoutNanos;
     while (!idle()) {
       long left = deadline - System.nanoTime();

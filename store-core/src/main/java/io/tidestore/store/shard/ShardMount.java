@@ -1,6 +1,7 @@
 package io.tidestore.store.shard;
 
 import io.tidestore.store.api.ExtentCacheHook;
+import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.checkpoint.Checkpoint;
 import io.tidestore.store.checkpoint.CheckpointCodec;
@@ -52,7 +53,7 @@ public final class ShardMount {
    * native buffer and the index are charged to {@code budget} until the shard closes; a shard that
    * does not fit fails here with {@link io.tidestore.store.memory.MemoryBudgetExceededException}.
    */
-  public static LogShard mount(
+  public static ShardStore mount(
       Path dir,
       int shard,
       IoQueue queue,

@@ -2,6 +2,7 @@ package io.tidestore.store.shard;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.tidestore.store.api.ExtentCacheHook;
 import io.tidestore.store.api.ObjectKey;
@@ -46,6 +47,7 @@ class RealBackendTest {
     dir = TestFiles.createDirectory("store-real");
     StoreFormat.mkfs(dir, 2, StoreHarness.SHARD_BYTES, StoreHarness.SEGMENT_BYTES);
     byte[][] model = new byte[4][60_000];
+    int[] sizes = new int[4]; // 0: never written, so never created
     Random r = new Random(3);
     try (ObjectStore store = LogStore.open(dir, StoreHarness.testConfig());
         IoQueue queue = IoQueues.create(IoQueueConfig.defaults().withBackend(backend))) {
@@ -62,6 +64,7 @@ class RealBackendTest {
           r.nextBytes(d);
           int len = Math.min(d.length, model[o].length - off);
           System.arraycopy(d, 0, model[o], off, len);
+          sizes[o] = Math.max(sizes[o], off + len);
           call(
               s,
               queue,
@@ -74,6 +77,7 @@ class RealBackendTest {
     try (ObjectStore store = LogStore.open(dir, StoreHarness.testConfig());
         IoQueue queue = IoQueues.create(IoQueueConfig.defaults().withBackend(backend));
         Arena arena = Arena.ofConfined()) {
+      int checked = 0;
       for (int shard = 0; shard < 2; shard++) {
         ShardStore s = store.mountShard(shard, queue, ExtentCacheHook.NONE);
         for (int o = 0; o < 4; o++) {
@@ -82,18 +86,23 @@ class RealBackendTest {
             continue;
           }
           MemorySegment into = arena.allocate(model[o].length);
-          int n;
-          try {
-            n = call(s, queue, (StoreCompletion<Integer> c) -> s.read(key, 0, into, c));
-          } catch (StoreException e) {
-            assertEquals(StoreException.Code.NOT_FOUND, e.code());
+          if (sizes[o] == 0) {
+            StoreException e =
+                assertThrows(
+                    StoreException.class,
+                    () -> call(s, queue, (StoreCompletion<Integer> c) -> s.read(key, 0, into, c)));
+            assertEquals(StoreException.Code.NOT_FOUND, e.code(), "never written: " + key);
             continue;
           }
+          int n = call(s, queue, (StoreCompletion<Integer> c) -> s.read(key, 0, into, c));
+          assertEquals(sizes[o], n, "size of " + key);
           byte[] got = into.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
-          assertArrayEquals(java.util.Arrays.copyOf(model[o], n), got);
+          assertArrayEquals(java.util.Arrays.copyOf(model[o], n), got, key.name());
+          checked++;
         }
         s.close();
       }
+      assertEquals(4, checked, "every object was written and read back");
     }
   }
 

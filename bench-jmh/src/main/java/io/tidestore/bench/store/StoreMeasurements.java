@@ -1,4 +1,4 @@
-package io.tidestore.store.shard;
+package io.tidestore.bench.store;
 
 import io.tidestore.store.api.CleanerPolicy;
 import io.tidestore.store.api.ExtentCacheHook;
@@ -12,20 +12,27 @@ import io.tidestore.store.engine.StoreFormat;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.io.IoQueues;
-import io.tidestore.store.io.TestFiles;
 import io.tidestore.store.record.DeltaDescriptor;
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Random;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import java.util.stream.Stream;
 
 /**
- * Measurements for docs/benchmarks.md, on real files and the real I/O backend. Off by default (they
- * take minutes and hundreds of MiB): {@code -Dtidestore.measure=true}.
+ * Measurements of the store for docs/benchmarks.md and docs/memory.md, on real files and the real
+ * I/O backend, through the store's API: mount time with a million objects, index bytes per extent,
+ * and the cleaner at 90% full with each victim policy. They take minutes and hundreds of MiB, so
+ * they are a program, not tests:
+ *
+ * <pre>bin/jmh --main io.tidestore.bench.store.StoreMeasurements mount|index|cleaner ...</pre>
+ *
+ * Files go under {@code -Dtidestore.bench.dir} (default {@code /var/tmp}); {@code
+ * -Dtidestore.measure.overprovision=P} measures the cleaner with another headroom.
  */
-@EnabledIfSystemProperty(named = "tidestore.measure", matches = "true")
-class StoreMeasurementsTest {
+public final class StoreMeasurements {
   private static final int DEPTH = 32;
 
   /** Issues {@code n} operations with {@code DEPTH} in flight; returns elapsed nanos. */
@@ -64,9 +71,8 @@ class StoreMeasurementsTest {
     return System.nanoTime() - start;
   }
 
-  @Test
-  void mountTimeWithOneMillionObjects() throws Exception {
-    Path dir = TestFiles.createDirectory("measure-mount");
+  static void mountTimeWithOneMillionObjects() throws Exception {
+    Path dir = createDirectory("measure-mount");
     try {
       StoreFormat.mkfs(dir, 1, 512L << 20, 8 << 20);
       StoreConfig cfg = StoreConfig.defaults();
@@ -101,13 +107,12 @@ class StoreMeasurementsTest {
         }
       }
     } finally {
-      TestFiles.deleteRecursively(dir);
+      deleteRecursively(dir);
     }
   }
 
-  @Test
-  void indexBytesPerExtentAfterRandomOverwritesOfAFullImage() throws Exception {
-    Path dir = TestFiles.createDirectory("measure-index");
+  static void indexBytesPerExtentAfterRandomOverwritesOfAFullImage() throws Exception {
+    Path dir = createDirectory("measure-index");
     try {
       StoreFormat.mkfs(dir, 1, 160L << 20, 2 << 20);
       try (ObjectStore store = LogStore.open(dir, StoreConfig.defaults());
@@ -147,12 +152,11 @@ class StoreMeasurementsTest {
         s.close();
       }
     } finally {
-      TestFiles.deleteRecursively(dir);
+      deleteRecursively(dir);
     }
   }
 
-  @Test
-  void cleanerAtNinetyPercentFull() throws Exception {
+  static void cleanerAtNinetyPercentFull() throws Exception {
     // Warm the JIT up on a throwaway store first: otherwise the first policy's empty-store base is
     // measured cold and the second's warm, and their ratios are not comparable.
     measureCleaner(CleanerPolicy.GREEDY, true);
@@ -161,8 +165,8 @@ class StoreMeasurementsTest {
     }
   }
 
-  private void measureCleaner(CleanerPolicy policy, boolean warmUpOnly) throws Exception {
-    Path dir = TestFiles.createDirectory("measure-cleaner");
+  private static void measureCleaner(CleanerPolicy policy, boolean warmUpOnly) throws Exception {
+    Path dir = createDirectory("measure-cleaner");
     long shardBytes = 128L << 20;
     int seg = 2 << 20;
     int n = 20_000;
@@ -226,8 +230,6 @@ class StoreMeasurementsTest {
                     d);
         run(s, q, n, overwrite, null); // warm up: the cleaner is running from here on
         ShardStats before = s.stats();
-        // The fill phase's waits (1 MiB writes into a filling store) are not the goal's figure.
-        ((LogShard) s).resetSpaceWaitMax();
         lat[0] = 0;
         long fullNanos = run(s, q, n, overwrite, lat);
         ShardStats after = s.stats();
@@ -240,7 +242,8 @@ class StoreMeasurementsTest {
             "MEASURE cleaner %s, %d%% over-provisioned: empty %.0f writes/s (max latency %.1f ms), 90%% full %.0f"
                 + " writes/s (max latency %.1f ms), ratio %.2f; WA in the full phase %.2f"
                 + " (journal %.2f, cleaner %.2f; %d records);"
-                + " longest wait for space in the full phase %.1f ms; segments cleaned %d (%d in"
+                + " %d waits for space in the full phase, %.2f ms on average; segments cleaned %d"
+                + " (%d in"
                 + " the full phase, %.0f blocks relocated each)%n",
             policy,
             cfg.overprovisionPercent(),
@@ -253,7 +256,10 @@ class StoreMeasurementsTest {
             (double) journal / user,
             (double) cleaner / user,
             records,
-            after.spaceWaitMaxNanos() / 1e6,
+            after.spaceWaits() - before.spaceWaits(),
+            (after.spaceWaitNanos() - before.spaceWaitNanos())
+                / 1e6
+                / Math.max(1, after.spaceWaits() - before.spaceWaits()),
             after.segmentsCleaned(),
             after.segmentsCleaned() - before.segmentsCleaned(),
             cleaner
@@ -262,7 +268,39 @@ class StoreMeasurementsTest {
         s.close();
       }
     } finally {
-      TestFiles.deleteRecursively(dir);
+      deleteRecursively(dir);
+    }
+  }
+
+  private StoreMeasurements() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 1) {
+      System.err.println("usage: StoreMeasurements mount|index|cleaner");
+      System.exit(2);
+    }
+    switch (args[0]) {
+      case "mount" -> mountTimeWithOneMillionObjects();
+      case "index" -> indexBytesPerExtentAfterRandomOverwritesOfAFullImage();
+      case "cleaner" -> cleanerAtNinetyPercentFull();
+      default -> {
+        System.err.println("unknown measurement " + args[0] + ": mount, index or cleaner");
+        System.exit(2);
+      }
+    }
+  }
+
+  private static Path createDirectory(String prefix) throws IOException {
+    Path parent = Path.of(System.getProperty("tidestore.bench.dir", "/var/tmp"));
+    Files.createDirectories(parent);
+    return Files.createTempDirectory(parent, prefix);
+  }
+
+  private static void deleteRecursively(Path dir) throws IOException {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
     }
   }
 }

@@ -9,7 +9,7 @@ import io.tidestore.bench.job.ByteSize;
 import io.tidestore.client.ShardAwareClient;
 import io.tidestore.osd.image.ImageHeaders;
 import io.tidestore.osd.image.ImageLayout;
-import io.tidestore.osd.protocol.ListPage;
+import io.tidestore.osd.ops.NamePage;
 import io.tidestore.osd.protocol.OpException;
 import io.tidestore.osd.protocol.Status;
 import java.io.PrintWriter;
@@ -220,7 +220,7 @@ final class ImageCommand {
       String after = prefix;
       boolean more = true;
       while (more) {
-        ListPage page = client.list(shard, after, 1024).get(30, TimeUnit.SECONDS);
+        NamePage page = client.list(shard, after, 1024).get(30, TimeUnit.SECONDS);
         for (String object : page.names()) {
           if (!object.startsWith(prefix)) {
             more = false;
@@ -287,7 +287,7 @@ final class ImageCommand {
             for (int shard = 0; shard < client.shardMap().shards(); shard++) {
               String after = "";
               while (true) {
-                ListPage page = client.list(shard, after, 1024).get(30, TimeUnit.SECONDS);
+                NamePage page = client.list(shard, after, 1024).get(30, TimeUnit.SECONDS);
                 for (String object : page.names()) {
                   if (object.startsWith(ImageHeaders.HEADER_PREFIX)) {
                     names.add(object.substring(ImageHeaders.HEADER_PREFIX.length()));

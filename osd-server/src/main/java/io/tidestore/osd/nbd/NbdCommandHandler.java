@@ -3,11 +3,11 @@ package io.tidestore.osd.nbd;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.tidestore.osd.image.BlockImage;
 import io.tidestore.osd.metrics.OpLatencies;
 import io.tidestore.osd.net.ReadGate;
-import io.tidestore.osd.protocol.OpException;
+import io.tidestore.osd.ops.ObjectOpsException;
 import java.util.ArrayDeque;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -222,13 +222,10 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
         data.release();
       }
       if (failure != null) {
-        Throwable cause =
-            failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause()
-                : failure;
+        Throwable cause = ObjectOpsException.unwrap(failure);
         int error;
-        if (cause instanceof OpException e) {
-          error = Nbd.errorFor(e.status());
+        if (cause instanceof ObjectOpsException e) {
+          error = Nbd.errorFor(e.code());
         } else {
           LOG.log(Level.WARNING, "NBD command " + type + " on " + image.name() + " failed", cause);
           error = Nbd.EIO;

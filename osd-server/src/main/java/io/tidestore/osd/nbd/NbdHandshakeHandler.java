@@ -5,6 +5,8 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.tidestore.osd.image.BlockImage;
+import io.tidestore.osd.image.ImageExports;
 import io.tidestore.osd.metrics.OpLatencies;
 import io.tidestore.osd.net.InboundBudget;
 import io.tidestore.osd.net.ReadGate;

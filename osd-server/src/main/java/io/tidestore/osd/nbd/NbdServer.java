@@ -5,6 +5,7 @@ import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.tidestore.osd.image.ImageExports;
 import io.tidestore.osd.metrics.OpLatencies;
 import io.tidestore.osd.net.InboundBudget;
 import io.tidestore.osd.reactor.Reactors;

@@ -7,7 +7,10 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tidestore.osd.metrics.OpLatencies;
 import io.tidestore.osd.net.ReadGate;
-import java.util.concurrent.CompletionException;
+import io.tidestore.osd.ops.NamePage;
+import io.tidestore.osd.ops.ObjectInfo;
+import io.tidestore.osd.ops.ObjectOps;
+import io.tidestore.osd.ops.ObjectOpsException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
@@ -92,8 +95,8 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
     decodedNanos = System.nanoTime();
     try {
       dispatch(frame);
-    } catch (OpException e) {
-      replyError(frame.op(), frame.requestId(), e.status(), e.getMessage());
+    } catch (OpException | ObjectOpsException e) {
+      replyFailure(frame.op(), frame.requestId(), e);
       if (helloDone) {
         latencies.record(frame.op(), latencySlot, System.nanoTime() - decodedNanos);
       }
@@ -319,16 +322,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
           buf.release();
         }
       } else if (failure != null) {
-        Throwable cause =
-            failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause()
-                : failure;
-        if (cause instanceof OpException e) {
-          replyError(op, id, e.status(), e.getMessage());
-        } else {
-          LOG.log(Level.WARNING, Op.name(op) + " id " + id + " failed", cause);
-          replyError(op, id, Status.EIO, String.valueOf(cause));
-        }
+        replyFailure(op, id, ObjectOpsException.unwrap(failure));
       } else {
         encoder.encode(op, id, value);
       }
@@ -351,14 +345,14 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
     send(data);
   }
 
-  private void replyStat(int op, long id, ObjectStat stat) {
+  private void replyStat(int op, long id, ObjectInfo stat) {
     ByteBuf reply = Replies.begin(ctx.alloc(), op, id, 16);
     reply.writeLong(stat.size());
     reply.writeLong(stat.mtimeNanos());
     send(Wire.finish(reply, 0));
   }
 
-  private void replyList(int op, long id, ListPage page) {
+  private void replyList(int op, long id, NamePage page) {
     ByteBuf reply = Replies.begin(ctx.alloc(), op, id, 5 + 64 * page.names().size());
     reply.writeInt(page.names().size());
     for (String name : page.names()) {
@@ -366,6 +360,24 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
     }
     reply.writeByte(page.more() ? 1 : 0);
     send(Wire.finish(reply, 0));
+  }
+
+  /**
+   * The error reply for {@code cause}: a refused request's own status, a failed op's status from
+   * {@link OpsStatus}, else EIO (logged: nothing should fail that way).
+   */
+  private void replyFailure(int op, long id, Throwable cause) {
+    switch (cause) {
+      case OpException e -> replyError(op, id, e.status(), e.getMessage());
+      case ObjectOpsException e -> {
+        int status = OpsStatus.of(e.code());
+        replyError(op, id, status, OpsStatus.message(status, e));
+      }
+      default -> {
+        LOG.log(Level.WARNING, Op.name(op) + " id " + id + " failed", cause);
+        replyError(op, id, Status.EIO, String.valueOf(cause));
+      }
+    }
   }
 
   private void replyError(int op, long id, int status, String message) {

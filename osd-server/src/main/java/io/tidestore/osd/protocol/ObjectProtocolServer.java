@@ -9,6 +9,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.tidestore.osd.metrics.OpLatencies;
 import io.tidestore.osd.net.InboundBudget;
+import io.tidestore.osd.ops.ObjectOps;
 import io.tidestore.osd.reactor.Reactor;
 import io.tidestore.osd.reactor.Reactors;
 import java.io.IOException;

@@ -1,6 +1,5 @@
 package io.tidestore.osd;
 
-import io.tidestore.cli.VersionInfo;
 import io.tidestore.osd.admin.AdminHttpServer;
 import io.tidestore.osd.image.ImageCatalog;
 import io.tidestore.osd.image.ImageHeaderWatch;
@@ -79,13 +78,13 @@ public final class OsdDaemon implements AutoCloseable {
   private void startParts() throws IOException {
     LOG.info(
         "tidestore "
-            + VersionInfo.version()
+            + BuildInfo.version()
             + " osd starting: config "
             + (settings.confFile() == null ? "embedded defaults" : settings.confFile())
             + ", data "
             + settings.dataDir()
             + ", JDK "
-            + VersionInfo.jdk()
+            + BuildInfo.jdk()
             + ", pid "
             + ProcessHandle.current().pid());
     long mkfsStart = System.nanoTime();
@@ -236,7 +235,7 @@ public final class OsdDaemon implements AutoCloseable {
 
   private String statusJson() {
     return "{\"version\":\""
-        + VersionInfo.version()
+        + BuildInfo.version()
         + "\",\"pid\":"
         + ProcessHandle.current().pid()
         + ",\"state\":\"active\",\"engine\":\""

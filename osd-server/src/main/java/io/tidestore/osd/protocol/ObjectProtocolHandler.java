@@ -6,7 +6,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tidestore.osd.metrics.OpLatencies;
+import io.tidestore.osd.net.ConnectionErrors;
+import io.tidestore.osd.net.InFlightLimit;
 import io.tidestore.osd.net.ReadGate;
+import io.tidestore.osd.net.ReplyFlusher;
 import io.tidestore.osd.ops.NamePage;
 import io.tidestore.osd.ops.ObjectInfo;
 import io.tidestore.osd.ops.ObjectOps;
@@ -36,15 +39,13 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
 
   private final ServerContext server;
   private final ServerLimits limits;
-  private ReadGate gate;
   private final OpLatencies latencies;
+  private InFlightLimit inFlight;
+  private ReplyFlusher replies;
   private ChannelHandlerContext ctx;
   private int latencySlot = -1;
   private long decodedNanos; // when the frame being dispatched was decoded
   private boolean helloDone;
-  private boolean reading; // inside a read batch: replies are flushed once at channelReadComplete
-  private boolean flushPending;
-  private int inFlight;
   private ScheduledFuture<?> helloTimer;
 
   ObjectProtocolHandler(ServerContext server, ServerLimits limits) {
@@ -60,7 +61,8 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
     this.ctx = ctx;
-    this.gate = ReadGate.of(ctx.channel());
+    this.inFlight = new InFlightLimit(ReadGate.of(ctx.channel()), limits.maxInFlight());
+    this.replies = new ReplyFlusher(ctx, ReplyFlusher.Policy.AT_ONCE, Integer.MAX_VALUE);
     this.latencySlot = latencies.slotOf(ctx.executor());
   }
 
@@ -91,7 +93,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     Frame frame = (Frame) msg;
-    reading = true;
+    replies.readStarted();
     decodedNanos = System.nanoTime();
     try {
       dispatch(frame);
@@ -107,11 +109,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
-    reading = false;
-    if (flushPending) {
-      flushPending = false;
-      ctx.flush();
-    }
+    replies.readComplete();
     ctx.fireChannelReadComplete();
   }
 
@@ -121,12 +119,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
    * completed later are flushed at once.
    */
   private void send(ByteBuf reply) {
-    if (reading) {
-      ctx.write(reply);
-      flushPending = true;
-    } else {
-      ctx.writeAndFlush(reply);
-    }
+    replies.send(reply);
   }
 
   private void dispatch(Frame frame) {
@@ -285,10 +278,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
   }
 
   private <T> void track(int op, long id, CompletionStage<T> stage, Encoder<T> encoder) {
-    inFlight++;
-    if (inFlight >= limits.maxInFlight()) {
-      gate.pause(ReadGate.BACKPRESSURE);
-    }
+    inFlight.started();
     stage.whenComplete(new Completion<>(op, id, encoder, decodedNanos));
   }
 
@@ -316,7 +306,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void complete(T value, Throwable failure) {
-      inFlight--;
+      inFlight.finished();
       if (!ctx.channel().isActive()) {
         if (value instanceof ByteBuf buf) {
           buf.release();
@@ -327,7 +317,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
         encoder.encode(op, id, value);
       }
       latencies.record(op, latencySlot, System.nanoTime() - decodedNanos);
-      maybeResumeReading();
+      inFlight.resumeIfDrained(ctx.channel().isWritable());
     }
   }
 
@@ -384,32 +374,14 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
     send(Replies.error(ctx.alloc(), op, id, status, message));
   }
 
-  private void maybeResumeReading() {
-    if (gate.isPaused(ReadGate.BACKPRESSURE)
-        && inFlight <= limits.maxInFlight() / 2
-        && ctx.channel().isWritable()) {
-      gate.resume(ReadGate.BACKPRESSURE);
-    }
-  }
-
   @Override
   public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-    if (!ctx.channel().isWritable()) {
-      gate.pause(ReadGate.BACKPRESSURE);
-    } else {
-      maybeResumeReading();
-    }
+    inFlight.writabilityChanged(ctx.channel().isWritable());
     ctx.fireChannelWritabilityChanged();
   }
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    if (cause instanceof java.io.IOException) {
-      // Resets and broken pipes are the peer's business; one line, no trace.
-      LOG.info(ctx.channel().remoteAddress() + ": " + cause.getMessage() + ", closing");
-    } else {
-      LOG.log(Level.WARNING, ctx.channel().remoteAddress() + ": closing after error", cause);
-    }
-    ctx.close();
+    ConnectionErrors.closeAfter(ctx, cause, LOG, "closing after error");
   }
 }

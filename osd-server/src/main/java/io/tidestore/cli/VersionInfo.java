@@ -4,7 +4,7 @@ import io.tidestore.osd.BuildInfo;
 import picocli.CommandLine.IVersionProvider;
 
 /** What every command's {@code --version} prints: {@link BuildInfo}'s version and JDK. */
-public final class VersionInfo implements IVersionProvider {
+final class VersionInfo implements IVersionProvider {
   @Override
   public String[] getVersion() {
     return new String[] {"tidestore " + BuildInfo.version(), "JDK " + BuildInfo.jdk()};

@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Threading: as {@link BlockImage}: called on a reactor thread, completes on any. The store
  * acknowledges a write only once durable, so FUA needs nothing extra and FLUSH completes at once.
  */
-public final class ObjectImage implements BlockImage {
+final class ObjectImage implements BlockImage {
   /** Zeros for WRITE_ZEROES and partial TRIMs; only ever read (the store copies what it writes). */
   private static final byte[] ZEROS = new byte[ImageLayout.DEFAULT_OBJECT_SIZE];
 
@@ -41,7 +41,7 @@ public final class ObjectImage implements BlockImage {
    * @param pieces the data path's fast way into the store, or null to read and write through {@code
    *     ops}
    */
-  public ObjectImage(
+  ObjectImage(
       ObjectOps ops, PieceIo pieces, ImageLayout layout, String name, long size, boolean readOnly) {
     this(ops, pieces, layout, name, new LiveSize(size), readOnly);
   }

@@ -41,7 +41,7 @@ public final class MountedShards implements AutoCloseable {
   }
 
   /** Mounts every shard of {@code store} on its owning reactor; blocks until all are mounted. */
-  public static MountedShards mount(
+  static MountedShards mount(
       ObjectStore store, Reactors reactors, IoQueueConfig queues, ShardCaches caches)
       throws IOException {
     return mount(store, reactors, queues, ShardQueueFactory.OWN_RING, caches);

@@ -28,7 +28,7 @@ public final class StoreAdmin {
    * Switches every shard's extent cache to {@code config}, each on its own reactor; every cached
    * extent stays valid. Fails when the daemon runs without caches.
    */
-  public CompletableFuture<Void> switchCachePolicy(PolicyConfig config) {
+  CompletableFuture<Void> switchCachePolicy(PolicyConfig config) {
     List<CompletableFuture<?>> switched = new ArrayList<>();
     for (int shard = 0; shard < shards.shardCount(); shard++) {
       ReactorShards owner = shards.ownerOf(shard);

@@ -10,7 +10,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.local.LocalAddress;
@@ -33,17 +32,6 @@ class ReplyFlusherLoopTest {
   @AfterEach
   void stop() {
     group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
-  }
-
-  /** Counts the flushes that reach the transport. */
-  private static final class FlushCounter extends ChannelOutboundHandlerAdapter {
-    int flushes;
-
-    @Override
-    public void flush(ChannelHandlerContext ctx) {
-      flushes++;
-      ctx.flush();
-    }
   }
 
   @Test

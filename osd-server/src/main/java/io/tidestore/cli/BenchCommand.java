@@ -4,6 +4,7 @@ import io.tidestore.bench.job.FioJob;
 import io.tidestore.bench.load.BenchJobs;
 import io.tidestore.bench.load.FioLikeJson;
 import io.tidestore.bench.load.NativeBench;
+import io.tidestore.osd.BuildInfo;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -138,8 +139,7 @@ final class BenchCommand implements Callable<Integer> {
     String summary = FioLikeJson.summary(outcome);
     String text =
         outputFormat.equals("json")
-            ? FioLikeJson.render(outcome, "tidestore-bench " + VersionInfo.version())
-                .toPrettyString()
+            ? FioLikeJson.render(outcome, "tidestore-bench " + BuildInfo.version()).toPrettyString()
             : summary;
     PrintWriter out = spec.commandLine().getOut();
     if (output != null) {

@@ -1,24 +1,23 @@
 package io.tidestore.cli;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.tidestore.bench.job.ByteSize;
+import io.tidestore.client.ClientObjectOps;
 import io.tidestore.client.ShardAwareClient;
+import io.tidestore.osd.image.ImageAdmin;
+import io.tidestore.osd.image.ImageAdmin.ImageException;
+import io.tidestore.osd.image.ImageAdmin.ImageInfo;
 import io.tidestore.osd.image.ImageHeaders;
 import io.tidestore.osd.image.ImageLayout;
-import io.tidestore.osd.protocol.ListPage;
+import io.tidestore.osd.ops.ObjectOpsException;
 import io.tidestore.osd.protocol.OpException;
 import io.tidestore.osd.protocol.Status;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -31,7 +30,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code tidestore image create|ls|info|resize|rm}, like {@code rbd}: images are managed through a
  * running OSD's object protocol (header object {@code rbd_header.NAME}, data objects {@code
- * rbd_data.NAME.<016x>}, see {@link ImageHeaders}).
+ * rbd_data.NAME.<016x>}, see {@link ImageHeaders}). The rules are {@link ImageAdmin}'s; this parses
+ * the arguments and prints.
  */
 @Command(
     name = "image",
@@ -54,7 +54,7 @@ final class ImageCommand {
 
   @FunctionalInterface
   interface Action {
-    int run(ShardAwareClient client, PrintWriter out) throws Exception;
+    int run(ImageAdmin images, PrintWriter out) throws Exception;
   }
 
   int withClient(CommandSpec spec, Action action) throws Exception {
@@ -70,14 +70,14 @@ final class ImageCommand {
     try (ShardAwareClient client =
         ShardAwareClient.connect(group, NioSocketChannel.class, address)
             .get(30, TimeUnit.SECONDS)) {
-      return action.run(client, spec.commandLine().getOut());
-    } catch (ImageError e) {
+      return action.run(new ImageAdmin(new ClientObjectOps(client)), spec.commandLine().getOut());
+    } catch (ImageException e) {
       spec.commandLine().getErr().println("tidestore image: " + e.getMessage());
       return 1;
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       spec.commandLine().getErr().println("tidestore image: " + cause.getMessage());
-      return cause instanceof OpException op && op.status() == Status.ENOENT ? 2 : 1;
+      return isMissing(cause) ? 2 : 1;
     } finally {
       // A closed channel still deregisters through a task on its loop: a short quiet period
       // lets that task run instead of being rejected by a loop that is already gone.
@@ -85,74 +85,19 @@ final class ImageCommand {
     }
   }
 
+  /** A missing object, as an op reports it or as the protocol does (exit status 2). */
+  private static boolean isMissing(Throwable cause) {
+    if (cause instanceof ObjectOpsException op) {
+      return op.code() == ObjectOpsException.Code.NOT_FOUND;
+    }
+    return cause instanceof OpException reply && reply.status() == Status.ENOENT;
+  }
+
   static void checkName(CommandSpec spec, String name) {
-    if (!ImageHeaders.validName(name)) {
+    if (!ImageAdmin.validName(name)) {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "image name must be 1-64 of [A-Za-z0-9_-], got '" + name + "'");
     }
-  }
-
-  /**
-   * The image's size from its header.
-   *
-   * @throws ImageError no such image, or a malformed size xattr
-   */
-  static long size(ShardAwareClient client, String name) throws Exception {
-    ByteBuf value;
-    try {
-      value =
-          client
-              .getXattr(ImageHeaders.headerObject(name), ImageHeaders.SIZE_XATTR)
-              .get(30, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof OpException op
-          && (op.status() == Status.ENOENT || op.status() == Status.ENODATA)) {
-        throw new ImageError("no image " + name);
-      }
-      throw e;
-    }
-    long bytes;
-    try {
-      bytes = ImageHeaders.size(value);
-    } finally {
-      value.release();
-    }
-    if (bytes < 0) {
-      throw new ImageError(
-          "image " + name + " has a malformed size xattr (`tidestore image rm` still removes it)");
-    }
-    return bytes;
-  }
-
-  /** A refusal worth one line to the user, exit status 1. */
-  static final class ImageError extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    ImageError(String message) {
-      super(message);
-    }
-  }
-
-  /** True when the header object exists, whatever its size xattr holds. */
-  static boolean exists(ShardAwareClient client, String name) throws Exception {
-    try {
-      client.stat(ImageHeaders.headerObject(name)).get(30, TimeUnit.SECONDS);
-      return true;
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof OpException op && op.status() == Status.ENOENT) {
-        return false;
-      }
-      throw e;
-    }
-  }
-
-  static void setSize(ShardAwareClient client, String name, long bytes) throws Exception {
-    client
-        .setXattr(
-            ImageHeaders.headerObject(name),
-            ImageHeaders.SIZE_XATTR,
-            Unpooled.buffer(8).writeLong(bytes))
-        .get(30, TimeUnit.SECONDS);
   }
 
   static long parseSize(CommandSpec spec, String text) {
@@ -162,83 +107,11 @@ final class ImageCommand {
     } catch (IllegalArgumentException e) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    if (bytes <= 0 || bytes % 512 != 0) {
+    if (!ImageAdmin.validSize(bytes)) {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "--size must be a positive multiple of 512, got " + text);
     }
     return bytes;
-  }
-
-  /**
-   * Removes whatever data {@code name} holds at or beyond {@code fromBytes}: the data objects past
-   * it are removed and the object it falls in is cut there, so those bytes read back as zeros if
-   * the image grows again. Only objects that exist are visited (listed by name, see {@link
-   * #dataObjects}), so the cost follows the data written, not the image's nominal size.
-   */
-  static void dropData(ShardAwareClient client, String name, long fromBytes) throws Exception {
-    ImageLayout layout = ImageHeaders.layout(name);
-    long firstWhole = layout.objectCount(fromBytes); // the first object wholly past fromBytes
-    List<CompletableFuture<Void>> removals = new ArrayList<>();
-    boolean cut = false;
-    for (long object : dataObjects(client, name)) {
-      if (object >= firstWhole) {
-        removals.add(ignoreMissing(client.remove(layout.dataObjectName(object))));
-      } else if (object == layout.objectNumber(fromBytes)) {
-        cut = true; // the object fromBytes falls in, present: cut below
-      }
-    }
-    for (CompletableFuture<Void> removal : removals) {
-      removal.get(60, TimeUnit.SECONDS);
-    }
-    if (cut && layout.offsetInObject(fromBytes) != 0) {
-      String last = layout.dataObjectName(layout.objectNumber(fromBytes));
-      ignoreMissing(client.truncate(last, layout.offsetInObject(fromBytes)))
-          .get(30, TimeUnit.SECONDS);
-    }
-  }
-
-  private static CompletableFuture<Void> ignoreMissing(CompletableFuture<Void> op) {
-    return op.exceptionally(
-        e -> {
-          Throwable cause = e.getCause() == null ? e : e.getCause();
-          if (cause instanceof OpException o && o.status() == Status.ENOENT) {
-            return null; // gone already
-          }
-          throw new java.util.concurrent.CompletionException(cause);
-        });
-  }
-
-  /**
-   * The object numbers of {@code name}'s data objects that exist, from every shard. Names list in
-   * order, and {@code rbd_data.NAME.} prefixes this image's objects only (image names hold no
-   * dots), so each shard's listing starts right at the prefix and stops where it ends.
-   */
-  static List<Long> dataObjects(ShardAwareClient client, String name) throws Exception {
-    String prefix = ImageHeaders.dataPrefix(name);
-    List<Long> objects = new ArrayList<>();
-    for (int shard = 0; shard < client.shardMap().shards(); shard++) {
-      String after = prefix;
-      boolean more = true;
-      while (more) {
-        ListPage page = client.list(shard, after, 1024).get(30, TimeUnit.SECONDS);
-        for (String object : page.names()) {
-          if (!object.startsWith(prefix)) {
-            more = false;
-            break;
-          }
-          try {
-            objects.add(Long.parseUnsignedLong(object.substring(prefix.length()), 16));
-          } catch (NumberFormatException e) {
-            // Not a data object of ours (written through the object protocol): leave it.
-          }
-        }
-        more &= page.more() && !page.names().isEmpty();
-        if (more) {
-          after = page.names().getLast();
-        }
-      }
-    }
-    return objects;
   }
 
   @Command(name = "create", mixinStandardHelpOptions = true, description = "Create an image.")
@@ -258,15 +131,8 @@ final class ImageCommand {
       long bytes = parseSize(spec, size);
       return parent.withClient(
           spec,
-          (client, out) -> {
-            if (exists(client, name)) {
-              spec.commandLine().getErr().println("tidestore image: " + name + " already exists");
-              return 1;
-            }
-            // Data left under this name (an interrupted rm, a client that kept writing to the
-            // old image) must not show through the new one.
-            dropData(client, name, 0);
-            setSize(client, name, bytes);
+          (images, out) -> {
+            images.create(name, bytes);
             out.println("created " + name + " (" + bytes + " bytes)");
             return 0;
           });
@@ -282,23 +148,8 @@ final class ImageCommand {
     public Integer call() throws Exception {
       return parent.withClient(
           spec,
-          (client, out) -> {
-            TreeSet<String> names = new TreeSet<>();
-            for (int shard = 0; shard < client.shardMap().shards(); shard++) {
-              String after = "";
-              while (true) {
-                ListPage page = client.list(shard, after, 1024).get(30, TimeUnit.SECONDS);
-                for (String object : page.names()) {
-                  if (object.startsWith(ImageHeaders.HEADER_PREFIX)) {
-                    names.add(object.substring(ImageHeaders.HEADER_PREFIX.length()));
-                  }
-                }
-                if (!page.more() || page.names().isEmpty()) {
-                  break;
-                }
-                after = page.names().getLast();
-              }
-            }
+          (images, out) -> {
+            List<String> names = images.list();
             names.forEach(out::println);
             return 0;
           });
@@ -318,9 +169,10 @@ final class ImageCommand {
       checkName(spec, name);
       return parent.withClient(
           spec,
-          (client, out) -> {
-            long bytes = size(client, name);
-            ImageLayout layout = ImageHeaders.layout(name);
+          (images, out) -> {
+            ImageInfo info = images.info(name);
+            long bytes = info.size();
+            ImageLayout layout = info.layout();
             out.println("image: " + name);
             out.println("size: " + bytes + " bytes (" + ByteSize.format(bytes) + ")");
             out.println("objects: " + layout.objectCount(bytes));
@@ -353,24 +205,8 @@ final class ImageCommand {
       long bytes = parseSize(spec, size);
       return parent.withClient(
           spec,
-          (client, out) -> {
-            long old = size(client, name);
-            if (bytes < old && !allowShrink) {
-              throw new ImageError(
-                  "shrinking "
-                      + name
-                      + " from "
-                      + old
-                      + " to "
-                      + bytes
-                      + " bytes drops the data past the new end; pass --allow-shrink");
-            }
-            // Data first, size last: interrupted, the image keeps its old size with the cut
-            // part already zero, and the shrink can simply run again. The same on a grow, for
-            // any data past the old end (left there by an interrupted shrink of an older build,
-            // or written by a client racing the shrink).
-            dropData(client, name, Math.min(bytes, old));
-            setSize(client, name, bytes);
+          (images, out) -> {
+            long old = images.resize(name, bytes, allowShrink);
             out.println("resized " + name + " from " + old + " to " + bytes + " bytes");
             return 0;
           });
@@ -390,14 +226,8 @@ final class ImageCommand {
       checkName(spec, name);
       return parent.withClient(
           spec,
-          (client, out) -> {
-            if (!exists(client, name)) {
-              throw new ImageError("no image " + name);
-            }
-            // Whatever the header says (even a malformed size): every data object goes, then
-            // the header, so an interrupted rm leaves an image that rm can finish.
-            dropData(client, name, 0);
-            client.remove(ImageHeaders.headerObject(name)).get(30, TimeUnit.SECONDS);
+          (images, out) -> {
+            images.remove(name);
             out.println("removed " + name);
             return 0;
           });

@@ -9,6 +9,7 @@ import io.tidestore.bench.sweep.NativeEngine;
 import io.tidestore.bench.sweep.ProcAffinity;
 import io.tidestore.bench.sweep.SweepPlan;
 import io.tidestore.bench.sweep.SweepRunner;
+import io.tidestore.osd.BuildInfo;
 import io.tidestore.osd.cpu.CpuList;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -216,7 +217,7 @@ final class SweepCommand implements Callable<Integer> {
             dir.toAbsolutePath());
     LoadEngine load =
         engine == Engine.NATIVE
-            ? new NativeEngine(osd, VersionInfo.version())
+            ? new NativeEngine(osd, BuildInfo.version())
             : new FioRunner(fioBinary);
     String description;
     try {

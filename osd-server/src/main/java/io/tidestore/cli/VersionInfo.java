@@ -1,40 +1,12 @@
 package io.tidestore.cli;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.util.Properties;
+import io.tidestore.osd.BuildInfo;
 import picocli.CommandLine.IVersionProvider;
 
-/** Tidestore's version (from the build) and the JDK it runs on. */
-public final class VersionInfo implements IVersionProvider {
-
-  /** The project version stamped into the jar at build time. */
-  public static String version() {
-    try (InputStream in = VersionInfo.class.getResourceAsStream("/tidestore-version.properties")) {
-      if (in == null) {
-        return "unknown";
-      }
-      Properties properties = new Properties();
-      properties.load(in);
-      return properties.getProperty("version", "unknown");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** The running JDK, as the banner and {@code version} print it. */
-  public static String jdk() {
-    return Runtime.version()
-        + " ("
-        + System.getProperty("java.vm.vendor")
-        + ", "
-        + System.getProperty("java.home")
-        + ")";
-  }
-
+/** What every command's {@code --version} prints: {@link BuildInfo}'s version and JDK. */
+final class VersionInfo implements IVersionProvider {
   @Override
   public String[] getVersion() {
-    return new String[] {"tidestore " + version(), "JDK " + jdk()};
+    return new String[] {"tidestore " + BuildInfo.version(), "JDK " + BuildInfo.jdk()};
   }
 }

@@ -11,11 +11,11 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.collection.LongObjectHashMap;
+import io.tidestore.osd.ops.NamePage;
+import io.tidestore.osd.ops.ObjectInfo;
 import io.tidestore.osd.protocol.Frame;
 import io.tidestore.osd.protocol.FrameDecoder;
 import io.tidestore.osd.protocol.FrameDescriptor;
-import io.tidestore.osd.protocol.ListPage;
-import io.tidestore.osd.protocol.ObjectStat;
 import io.tidestore.osd.protocol.Op;
 import io.tidestore.osd.protocol.OpException;
 import io.tidestore.osd.protocol.ShardMap;
@@ -175,7 +175,7 @@ public final class ObjectClient implements AutoCloseable {
         body -> body.retainedSlice());
   }
 
-  public CompletableFuture<ObjectStat> stat(String name) {
+  public CompletableFuture<ObjectInfo> stat(String name) {
     return send(
         Op.STAT,
         2 + Wire.utf8Length(name),
@@ -183,7 +183,7 @@ public final class ObjectClient implements AutoCloseable {
         null,
         body -> {
           Wire.need(body, 16, "stat reply");
-          return new ObjectStat(body.readLong(), body.readLong());
+          return new ObjectInfo(body.readLong(), body.readLong());
         });
   }
 
@@ -205,7 +205,7 @@ public final class ObjectClient implements AutoCloseable {
   }
 
   /** LIST names of one shard after {@code after} ("" = from the start), at most {@code max}. */
-  public CompletableFuture<ListPage> list(int shard, String after, int max) {
+  public CompletableFuture<NamePage> list(int shard, String after, int max) {
     return send(
         Op.LIST,
         10 + Wire.utf8Length(after),
@@ -223,7 +223,7 @@ public final class ObjectClient implements AutoCloseable {
             names.add(Wire.readString(body, FrameDescriptor.MAX_NAME, "listed name"));
           }
           Wire.need(body, 1, "list more flag");
-          return new ListPage(names, body.readByte() != 0);
+          return new NamePage(names, body.readByte() != 0);
         });
   }
 

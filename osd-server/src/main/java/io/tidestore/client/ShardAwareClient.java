@@ -3,8 +3,8 @@ package io.tidestore.client;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.tidestore.osd.protocol.ListPage;
-import io.tidestore.osd.protocol.ObjectStat;
+import io.tidestore.osd.ops.NamePage;
+import io.tidestore.osd.ops.ObjectInfo;
 import io.tidestore.osd.protocol.ShardMap;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -14,8 +14,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A client that sends each object op straight to the reactor owning the object's shard: it reads
  * the SHARD_MAP over a first connection, then opens one connection per reactor port and routes by
- * {@link io.tidestore.osd.protocol.Placement}. Without shards (an OSD with no store) ops go over
- * the first connection.
+ * {@link io.tidestore.osd.ops.ObjectNames}. Without shards (an OSD with no store) ops go over the
+ * first connection.
  *
  * <p>Thread-safe: the connection list is fixed after {@link #connect}; see {@link ObjectClient} for
  * the per-connection contract.
@@ -101,7 +101,7 @@ public final class ShardAwareClient implements AutoCloseable {
     return connectionFor(name).read(name, offset, length);
   }
 
-  public CompletableFuture<ObjectStat> stat(String name) {
+  public CompletableFuture<ObjectInfo> stat(String name) {
     return connectionFor(name).stat(name);
   }
 
@@ -114,7 +114,7 @@ public final class ShardAwareClient implements AutoCloseable {
   }
 
   /** LIST on the connection of the reactor owning {@code shard}. */
-  public CompletableFuture<ListPage> list(int shard, String after, int max) {
+  public CompletableFuture<NamePage> list(int shard, String after, int max) {
     return perReactor.get(shardMap.ownerOf(shard)).list(shard, after, max);
   }
 

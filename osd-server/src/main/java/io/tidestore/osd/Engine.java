@@ -9,7 +9,7 @@ import java.util.List;
  * The running threads of one engine: the loops the listeners accept and decode on ({@link
  * #network}), the loops that own the store shards and run ops ({@link #shardOwners}; the same loops
  * in the reactor engine), and how those owners get their I/O queue. Everything above (protocol and
- * NBD handlers, {@code StoreObjectOps}, the store) is the same code in both engines.
+ * NBD handlers, {@code MountedShards}, the store) is the same code in both engines.
  *
  * @param groups every thread group, closed in this order
  */

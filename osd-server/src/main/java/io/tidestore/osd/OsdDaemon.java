@@ -1,6 +1,5 @@
 package io.tidestore.osd;
 
-import io.tidestore.cli.VersionInfo;
 import io.tidestore.osd.admin.AdminHttpServer;
 import io.tidestore.osd.image.ImageCatalog;
 import io.tidestore.osd.image.ImageHeaderWatch;
@@ -17,12 +16,12 @@ import io.tidestore.osd.protocol.ObjectProtocolServer;
 import io.tidestore.osd.protocol.Op;
 import io.tidestore.osd.protocol.ServerLimits;
 import io.tidestore.osd.reactor.Reactors;
+import io.tidestore.osd.store.MountedShards;
 import io.tidestore.osd.store.ShardCaches;
-import io.tidestore.osd.store.StoreObjectOps;
+import io.tidestore.osd.store.StoreAdmin;
 import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.cache.CacheSizing;
-import io.tidestore.store.cache.PolicyConfig;
 import io.tidestore.store.engine.LogStore;
 import io.tidestore.store.engine.StoreFormat;
 import io.tidestore.store.io.IoQueueConfig;
@@ -34,7 +33,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -81,13 +79,13 @@ public final class OsdDaemon implements AutoCloseable {
   private void startParts() throws IOException {
     LOG.info(
         "tidestore "
-            + VersionInfo.version()
+            + BuildInfo.version()
             + " osd starting: config "
             + (settings.confFile() == null ? "embedded defaults" : settings.confFile())
             + ", data "
             + settings.dataDir()
             + ", JDK "
-            + VersionInfo.jdk()
+            + BuildInfo.jdk()
             + ", pid "
             + ProcessHandle.current().pid());
     long mkfsStart = System.nanoTime();
@@ -147,20 +145,23 @@ public final class OsdDaemon implements AutoCloseable {
             CacheSizing.perShardBytes(settings.cacheBytes(), store.shardCount()),
             settings.cachePolicy(),
             budget);
-    StoreObjectOps ops =
-        StoreObjectOps.start(
+    MountedShards shards =
+        MountedShards.mount(
             store, engine.shardOwners(), IoQueueConfig.defaults(), engine.queues(), caches);
-    CacheMetrics.bind(metrics.registry(), ops.caches());
-    resources.push(ops);
-    ops.observeJournals(StoreMetrics.bind(metrics, store.shardCount(), ops::shardStats));
+    StoreAdmin storeAdmin = shards.admin();
+    CacheMetrics.bind(metrics.registry(), storeAdmin.caches());
+    resources.push(shards);
+    storeAdmin.observeJournals(
+        StoreMetrics.bind(metrics, store.shardCount(), storeAdmin::shardStats));
     // NBD exports; the object protocol reports header changes to them (ImageHeaderWatch).
-    ImageCatalog images = new ImageCatalog(ops, settings.nbdDefaultImage());
+    ImageCatalog images =
+        new ImageCatalog(shards.objectOps(), shards.pieceIo(), settings.nbdDefaultImage());
     objects =
         ObjectProtocolServer.start(
             reactors,
             settings.listenAddress(),
             settings.objectPort(),
-            new ImageHeaderWatch(ops, images),
+            new ImageHeaderWatch(shards.objectOps(), images),
             ServerLimits.DEFAULT,
             OpLatencies.register(
                 metrics,
@@ -192,7 +193,7 @@ public final class OsdDaemon implements AutoCloseable {
             metrics::scrape,
             metrics::dumpJson,
             this::statusJson,
-            policy -> switchCachePolicy(ops, policy));
+            storeAdmin::switchCachePolicy);
     resources.push(admin);
 
     if (settings.pidFile() != null) {
@@ -211,19 +212,6 @@ public final class OsdDaemon implements AutoCloseable {
             + " (http /metrics /status) in "
             + Duration.between(started, Instant.now()).toMillis()
             + " ms");
-  }
-
-  /** The admin switch of every shard's cache policy; waits until every shard has applied it. */
-  private static String switchCachePolicy(StoreObjectOps ops, String policy) throws Exception {
-    PolicyConfig config =
-        switch (policy) {
-          case "lru" -> PolicyConfig.lru();
-          case "2q" -> PolicyConfig.daemonDefault();
-          default ->
-              throw new IllegalArgumentException("policy must be lru or 2q, got '" + policy + "'");
-        };
-    ops.switchCachePolicy(config).get(30, TimeUnit.SECONDS);
-    return "{\"policy\":\"" + policy + "\",\"shards\":" + ops.caches().size() + "}";
   }
 
   /** Blocks until SIGTERM/SIGINT or {@link #requestStop()}. */
@@ -248,7 +236,7 @@ public final class OsdDaemon implements AutoCloseable {
 
   private String statusJson() {
     return "{\"version\":\""
-        + VersionInfo.version()
+        + BuildInfo.version()
         + "\",\"pid\":"
         + ProcessHandle.current().pid()
         + ",\"state\":\"active\",\"engine\":\""

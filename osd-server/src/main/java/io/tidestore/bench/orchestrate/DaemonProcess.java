@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * ports), so its CPU per thread is sampled apart from the load generator; the bound ports come from
  * its ready line. Its output goes to a log file.
  */
-public final class DaemonProcess implements AutoCloseable {
+final class DaemonProcess implements AutoCloseable {
   private static final Pattern READY =
       Pattern.compile("tidestore osd ready: .* object=(\\d+) nbd=(\\d+) metrics=(\\d+)");
 

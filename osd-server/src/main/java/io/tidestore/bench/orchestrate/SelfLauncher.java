@@ -13,7 +13,7 @@ import java.util.List;
  * load generator are separate processes whose CPU is sampled apart. Outside a jar (tests run from
  * classes) it uses this JVM's class path and the main class instead.
  */
-public final class SelfLauncher {
+final class SelfLauncher {
   private static final String MAIN = "io.tidestore.cli.TidestoreMain";
 
   private SelfLauncher() {}

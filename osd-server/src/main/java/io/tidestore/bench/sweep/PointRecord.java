@@ -18,7 +18,7 @@ import java.util.Map;
  * @param serverCpuByThread per thread name, percent of one core
  * @param samples the server samples of the whole point, ramp included, time since sweep start
  */
-public record PointRecord(
+record PointRecord(
     String workload,
     String rw,
     long blockSize,

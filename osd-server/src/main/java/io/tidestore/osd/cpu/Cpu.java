@@ -9,7 +9,7 @@ package io.tidestore.osd.cpu;
  * @param core core id, unique only within its socket
  * @param threadIndex position among its hyperthread siblings (0 = first sibling)
  */
-public record Cpu(int id, int socket, int node, int core, int threadIndex) {
+record Cpu(int id, int socket, int node, int core, int threadIndex) {
   /** A key naming the physical core across sockets. */
   long physicalCore() {
     return ((long) socket << 32) | (core & 0xffffffffL);

@@ -1,11 +1,10 @@
 package io.tidestore.osd.image;
 
-import io.tidestore.osd.nbd.BlockImage;
-import io.tidestore.osd.nbd.ImageExports;
-import io.tidestore.osd.protocol.ListPage;
-import io.tidestore.osd.protocol.ObjectOps;
-import io.tidestore.osd.protocol.OpException;
-import io.tidestore.osd.protocol.Status;
+import io.tidestore.osd.ops.NamePage;
+import io.tidestore.osd.ops.ObjectOps;
+import io.tidestore.osd.ops.ObjectOpsException;
+import io.tidestore.osd.ops.ObjectOpsException.Code;
+import io.tidestore.osd.ops.PieceIo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,11 +24,16 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ImageCatalog implements ImageExports {
   private final ObjectOps ops;
+  private final PieceIo pieces;
   private final String defaultImage;
   private final ConcurrentHashMap<String, LiveSize> open = new ConcurrentHashMap<>();
 
-  public ImageCatalog(ObjectOps ops, String defaultImage) {
+  /**
+   * @param pieces the images' fast data path into the store, or null to go through {@code ops}
+   */
+  public ImageCatalog(ObjectOps ops, PieceIo pieces, String defaultImage) {
     this.ops = ops;
+    this.pieces = pieces;
     this.defaultImage = defaultImage;
   }
 
@@ -43,13 +47,11 @@ public final class ImageCatalog implements ImageExports {
         .handle(
             (value, failure) -> {
               if (failure != null) {
-                Throwable cause =
-                    failure instanceof CompletionException ? failure.getCause() : failure;
-                if (cause instanceof OpException e
-                    && (e.status() == Status.ENOENT || e.status() == Status.ENODATA)) {
+                if (ObjectOpsException.is(failure, Code.NOT_FOUND)
+                    || ObjectOpsException.is(failure, Code.NO_ATTRIBUTE)) {
                   return Optional.empty();
                 }
-                throw new CompletionException(cause);
+                throw new CompletionException(ObjectOpsException.unwrap(failure));
               }
               long size;
               try {
@@ -59,14 +61,15 @@ public final class ImageCatalog implements ImageExports {
               }
               if (size < 0) {
                 throw new CompletionException(
-                    new OpException(Status.EIO, "image " + image + " has a malformed size"));
+                    new ObjectOpsException(
+                        Code.CORRUPT, "image " + image + " has a malformed size"));
               }
               LiveSize live =
                   open.compute(image, (k, known) -> known == null ? new LiveSize(size) : known);
               live.set(size); // what the header says now
               return Optional.of(
                   (BlockImage)
-                      new ObjectImage(ops, ImageHeaders.layout(image), image, live, false));
+                      new ObjectImage(ops, pieces, ImageHeaders.layout(image), image, live, false));
             });
   }
 
@@ -108,7 +111,7 @@ public final class ImageCatalog implements ImageExports {
   private CompletionStage<Void> listShard(int shard, String after, List<String> names) {
     return ops.list(shard, after, 1024)
         .thenCompose(
-            (ListPage page) -> {
+            (NamePage page) -> {
               for (String object : page.names()) {
                 if (object.startsWith(ImageHeaders.HEADER_PREFIX)) {
                   synchronized (names) {

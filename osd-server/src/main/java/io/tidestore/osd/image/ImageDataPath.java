@@ -1,8 +1,8 @@
 package io.tidestore.osd.image;
 
 import io.netty.buffer.ByteBuf;
-import io.tidestore.osd.nbd.BlockImage;
-import io.tidestore.osd.store.StoreErrors;
+import io.tidestore.osd.ops.ObjectOpsException;
+import io.tidestore.osd.ops.PieceIo;
 import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.api.StoreException;
@@ -128,7 +128,7 @@ final class ImageDataPath {
 
     @Override
     public void complete(Void value, StoreException failure) {
-      finish(failure == null ? null : StoreErrors.toOp(failure));
+      finish(failure == null ? null : ObjectOpsException.from(failure));
     }
 
     void finish(Throwable failure) {
@@ -175,7 +175,7 @@ final class ImageDataPath {
         if (failure.code() == StoreException.Code.NOT_FOUND) {
           into.setZero(at, length);
         } else {
-          outcome = StoreErrors.toOp(failure);
+          outcome = ObjectOpsException.from(failure);
         }
       } else if (count < length) {
         into.setZero(at + count, length - count);

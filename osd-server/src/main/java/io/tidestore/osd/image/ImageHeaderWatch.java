@@ -1,9 +1,9 @@
 package io.tidestore.osd.image;
 
 import io.netty.buffer.ByteBuf;
-import io.tidestore.osd.protocol.ListPage;
-import io.tidestore.osd.protocol.ObjectOps;
-import io.tidestore.osd.protocol.ObjectStat;
+import io.tidestore.osd.ops.NamePage;
+import io.tidestore.osd.ops.ObjectInfo;
+import io.tidestore.osd.ops.ObjectOps;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -72,7 +72,7 @@ public final class ImageHeaderWatch implements ObjectOps {
   }
 
   @Override
-  public CompletionStage<ObjectStat> stat(String name) {
+  public CompletionStage<ObjectInfo> stat(String name) {
     return delegate.stat(name);
   }
 
@@ -82,7 +82,7 @@ public final class ImageHeaderWatch implements ObjectOps {
   }
 
   @Override
-  public CompletionStage<ListPage> list(int shard, String after, int max) {
+  public CompletionStage<NamePage> list(int shard, String after, int max) {
     return delegate.list(shard, after, max);
   }
 

@@ -6,7 +6,8 @@ import java.util.regex.Pattern;
 /**
  * Where an image's metadata lives: the header object {@code rbd_header.<name>} (the image's name is
  * its id, see {@link ImageLayout}) with the xattr {@code size} (u64, big-endian bytes). Data
- * objects are {@code rbd_data.<name>.<016x>}. Shared by the daemon's catalog and the image CLI.
+ * objects are {@code rbd_data.<name>.<016x>}. Shared by the daemon's catalog and {@link
+ * ImageAdmin}.
  */
 public final class ImageHeaders {
   /** Header object name prefix. */

@@ -3,10 +3,10 @@ package io.tidestore.osd.image;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.tidestore.osd.nbd.BlockImage;
-import io.tidestore.osd.protocol.ObjectOps;
-import io.tidestore.osd.protocol.OpException;
-import io.tidestore.osd.protocol.Status;
+import io.tidestore.osd.ops.ObjectOps;
+import io.tidestore.osd.ops.ObjectOpsException;
+import io.tidestore.osd.ops.ObjectOpsException.Code;
+import io.tidestore.osd.ops.PieceIo;
 import io.tidestore.store.api.ShardStore;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -15,14 +15,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An image striped over store objects ({@link ImageLayout}): each request is split at object
- * boundaries and every piece goes to its object's shard through {@link ObjectOps}, all pieces in
- * flight at once. Objects never written read back as zeros (a missing object is a hole), so a fresh
- * image needs no preallocation; a TRIM that covers a whole object removes it.
+ * boundaries and every piece goes to its object's shard, all pieces in flight at once: reads and
+ * writes through {@link PieceIo} when the store offers it ({@link ImageDataPath}), everything else
+ * through {@link ObjectOps}. Objects never written read back as zeros (a missing object is a hole),
+ * so a fresh image needs no preallocation; a TRIM that covers a whole object removes it.
  *
  * <p>Threading: as {@link BlockImage}: called on a reactor thread, completes on any. The store
  * acknowledges a write only once durable, so FUA needs nothing extra and FLUSH completes at once.
  */
-public final class ObjectImage implements BlockImage {
+final class ObjectImage implements BlockImage {
   /** Zeros for WRITE_ZEROES and partial TRIMs; only ever read (the store copies what it writes). */
   private static final byte[] ZEROS = new byte[ImageLayout.DEFAULT_OBJECT_SIZE];
 
@@ -31,15 +32,28 @@ public final class ObjectImage implements BlockImage {
   private final String name;
   private final LiveSize size;
   private final boolean readOnly;
-  private final ImageDataPath dataPath; // null when ops is not a PieceIo: the future-based path
+  private final ImageDataPath dataPath; // null without a PieceIo: the future-based path
   private final int maxWrite; // the most one store write may carry
 
-  public ObjectImage(ObjectOps ops, ImageLayout layout, String name, long size, boolean readOnly) {
-    this(ops, layout, name, new LiveSize(size), readOnly);
+  /**
+   * An image of a fixed {@code size}.
+   *
+   * @param pieces the data path's fast way into the store, or null to read and write through {@code
+   *     ops}
+   */
+  ObjectImage(
+      ObjectOps ops, PieceIo pieces, ImageLayout layout, String name, long size, boolean readOnly) {
+    this(ops, pieces, layout, name, new LiveSize(size), readOnly);
   }
 
   /** An image whose size follows {@code size} (see {@link LiveSize}). */
-  ObjectImage(ObjectOps ops, ImageLayout layout, String name, LiveSize size, boolean readOnly) {
+  ObjectImage(
+      ObjectOps ops,
+      PieceIo pieces,
+      ImageLayout layout,
+      String name,
+      LiveSize size,
+      boolean readOnly) {
     if (layout.objectSize() > ZEROS.length) {
       throw new IllegalArgumentException("object size above " + ZEROS.length);
     }
@@ -48,11 +62,11 @@ public final class ObjectImage implements BlockImage {
     this.name = name;
     this.size = size;
     this.readOnly = readOnly;
-    this.maxWrite = ops instanceof PieceIo io ? io.maxWriteBytes() : Integer.MAX_VALUE;
+    this.maxWrite = pieces != null ? pieces.maxWriteBytes() : Integer.MAX_VALUE;
     this.dataPath =
-        ops instanceof PieceIo io
+        pieces != null
             ? new ImageDataPath(
-                layout, new PieceTargets(io, layout, layout.objectCount(size.get())))
+                layout, new PieceTargets(pieces, layout, layout.objectCount(size.get())))
             : null;
   }
 
@@ -87,15 +101,11 @@ public final class ObjectImage implements BlockImage {
 
     private void finish(Throwable failure) {
       if (failure != null) {
-        done.completeExceptionally(unwrap(failure));
+        done.completeExceptionally(ObjectOpsException.unwrap(failure));
       } else if (left.decrementAndGet() == 0) {
         done.complete(null);
       }
     }
-  }
-
-  private static Throwable unwrap(Throwable t) {
-    return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
   }
 
   @Override
@@ -130,11 +140,10 @@ public final class ObjectImage implements BlockImage {
                     .handle(
                         (data, failure) -> {
                           if (failure != null) {
-                            Throwable cause = unwrap(failure);
-                            if (cause instanceof OpException e && e.status() == Status.ENOENT) {
+                            if (ObjectOpsException.is(failure, Code.NOT_FOUND)) {
                               return null; // a hole: the zeros already there
                             }
-                            throw new CompletionException(cause);
+                            throw new CompletionException(ObjectOpsException.unwrap(failure));
                           }
                           try {
                             // Short at the end of an object: the rest stays zero.
@@ -149,7 +158,7 @@ public final class ObjectImage implements BlockImage {
         (v, failure) -> {
           if (failure != null) {
             into.release();
-            throw new CompletionException(unwrap(failure));
+            throw new CompletionException(ObjectOpsException.unwrap(failure));
           }
           return into;
         });
@@ -193,11 +202,10 @@ public final class ObjectImage implements BlockImage {
                 ops.remove(objectName)
                     .exceptionally(
                         failure -> {
-                          if (unwrap(failure) instanceof OpException e
-                              && e.status() == Status.ENOENT) {
+                          if (ObjectOpsException.is(failure, Code.NOT_FOUND)) {
                             return null; // already a hole
                           }
-                          throw new CompletionException(unwrap(failure));
+                          throw new CompletionException(ObjectOpsException.unwrap(failure));
                         }));
           } else {
             writeZeros(join, objectName, objectOffset, pieceLength);

@@ -1,5 +1,7 @@
 package io.tidestore.osd.image;
 
+import io.tidestore.osd.ops.PieceIo;
+
 /**
  * An image's resolved data objects, so the data path formats, encodes and hashes each object name
  * once per connection instead of once per request. Direct-mapped by object number: an image up to

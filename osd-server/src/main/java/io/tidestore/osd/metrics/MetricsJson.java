@@ -24,7 +24,7 @@ import io.prometheus.metrics.model.snapshots.UnknownSnapshot;
  * {name, labels, count, sum, avg}} plus the {@code histogram} buckets (upper bound {@code le},
  * cumulative {@code count}, as Prometheus has them) or the {@code quantiles}.
  */
-public final class MetricsJson {
+final class MetricsJson {
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 

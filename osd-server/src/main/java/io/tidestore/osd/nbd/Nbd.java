@@ -1,5 +1,6 @@
 package io.tidestore.osd.nbd;
 
+import io.tidestore.osd.ops.ObjectOpsException;
 import io.tidestore.store.api.ShardStore;
 
 /**
@@ -85,8 +86,8 @@ final class Nbd {
   static final int MIN_BLOCK = 1;
 
   /**
-   * Preferred: the store's block ({@link Blocks#SIZE}); a write covering only part of one makes the
-   * store read the rest of it first (a read-modify-write).
+   * Preferred: the store's block ({@link ShardStore#BLOCK_SIZE}); a write covering only part of one
+   * makes the store read the rest of it first (a read-modify-write).
    */
   static final int PREFERRED_BLOCK = ShardStore.BLOCK_SIZE;
 
@@ -101,11 +102,19 @@ final class Nbd {
   /** Largest option payload accepted (a 4096-byte name plus fields, with room). */
   static final int MAX_OPTION_LENGTH = 16 << 10;
 
-  /** The errno to send for a failure the image reported with {@code status}. */
-  static int errorFor(int status) {
-    return switch (status) {
-      case EPERM, EIO, ENOMEM, EINVAL, ENOSPC, EOVERFLOW, ENOTSUP, ESHUTDOWN -> status;
-      default -> EIO;
+  /**
+   * The errno to send for an op that failed with {@code code}: NBD's own error values where one
+   * fits, else EIO, which a client takes for a failed request (a missing object never fails a
+   * request: the image reads it as a hole).
+   */
+  static int errorFor(ObjectOpsException.Code code) {
+    return switch (code) {
+      case NO_SPACE -> ENOSPC;
+      case NO_MEMORY -> ENOMEM;
+      case INVALID -> EINVAL;
+      case CLOSED -> ESHUTDOWN;
+      case UNSUPPORTED -> ENOTSUP;
+      case NOT_FOUND, NO_ATTRIBUTE, READ_ONLY, IO_ERROR, CORRUPT -> EIO;
     };
   }
 }

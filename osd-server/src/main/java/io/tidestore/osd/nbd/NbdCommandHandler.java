@@ -3,11 +3,14 @@ package io.tidestore.osd.nbd;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.tidestore.osd.image.BlockImage;
 import io.tidestore.osd.metrics.OpLatencies;
+import io.tidestore.osd.net.ConnectionErrors;
+import io.tidestore.osd.net.InFlightLimit;
 import io.tidestore.osd.net.ReadGate;
-import io.tidestore.osd.protocol.OpException;
+import io.tidestore.osd.net.ReplyFlusher;
+import io.tidestore.osd.ops.ObjectOpsException;
 import java.util.ArrayDeque;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -43,20 +46,11 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
   private final NbdServer.Limits limits;
   private final OpLatencies latencies;
   private ChannelHandlerContext ctx;
-  private ReadGate gate;
+  private InFlightLimit inFlight;
+  private ReplyFlusher replies;
   private int latencySlot = -1;
-  private int inFlight;
   private boolean disconnecting;
-  private boolean reading; // inside a read batch: one flush at channelReadComplete
-  private boolean flushPending;
-  private int unflushedBytes; // replies written in this read batch and not yet flushed
-  private boolean flushScheduled;
   private final ArrayDeque<Op> freeOps = new ArrayDeque<>();
-  private final Runnable flushTask =
-      () -> {
-        flushScheduled = false;
-        ctx.flush();
-      };
 
   NbdCommandHandler(BlockImage image, NbdServer.Limits limits, OpLatencies latencies) {
     this.image = image;
@@ -67,7 +61,8 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
     this.ctx = ctx;
-    this.gate = ReadGate.of(ctx.channel());
+    this.inFlight = new InFlightLimit(ReadGate.of(ctx.channel()), limits.maxInFlight());
+    this.replies = new ReplyFlusher(ctx, ReplyFlusher.Policy.ONCE_PER_PASS, FLUSH_BYTES);
     this.latencySlot = latencies.slotOf(ctx.executor());
   }
 
@@ -75,7 +70,7 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     NbdRequest request = (NbdRequest) msg;
     long decodedNanos = System.nanoTime();
-    reading = true;
+    replies.readStarted();
     if (disconnecting) {
       release(request);
       return;
@@ -158,10 +153,7 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
 
   /** Counts a request in flight (pausing reads at the limit) and takes an op to complete it. */
   private Op start(NbdRequest request, ByteBuf readReply, long decodedNanos) {
-    inFlight++;
-    if (inFlight >= limits.maxInFlight()) {
-      gate.pause(ReadGate.BACKPRESSURE);
-    }
+    inFlight.started();
     Op op = freeOps.pollFirst();
     if (op == null) {
       op = new Op();
@@ -211,7 +203,7 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
       int type = this.type;
       long decodedNanos = this.decodedNanos;
       freeOps.addFirst(this);
-      inFlight--;
+      inFlight.finished();
       if (!ctx.channel().isActive()) {
         if (data != null) {
           data.release();
@@ -222,13 +214,10 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
         data.release();
       }
       if (failure != null) {
-        Throwable cause =
-            failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause()
-                : failure;
+        Throwable cause = ObjectOpsException.unwrap(failure);
         int error;
-        if (cause instanceof OpException e) {
-          error = Nbd.errorFor(e.status());
+        if (cause instanceof ObjectOpsException e) {
+          error = Nbd.errorFor(e.code());
         } else {
           LOG.log(Level.WARNING, "NBD command " + type + " on " + image.name() + " failed", cause);
           error = Nbd.EIO;
@@ -243,8 +232,8 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
       latencies.record(type, latencySlot, System.nanoTime() - decodedNanos);
       if (disconnecting) {
         closeIfDrained();
-      } else if (gate.isPaused(ReadGate.BACKPRESSURE) && inFlight <= limits.maxInFlight() / 2) {
-        gate.resume(ReadGate.BACKPRESSURE);
+      } else {
+        inFlight.resumeIfDrained(true); // the outbound buffer's level does not stop NBD reading
       }
     }
   }
@@ -256,44 +245,24 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * Writes a reply; flushes once per batch: at the end of a read batch, or for completions that
-   * arrive outside one (journal acks, disk reads reaped from the I/O queue), once after the loop
-   * pass's I/O events, in a task, so every reply of the pass goes out in one write.
+   * Writes a reply; flushes once per batch: at the end of a read batch (or every {@link
+   * #FLUSH_BYTES} within one), or for completions that arrive outside one (journal acks, disk reads
+   * reaped from the I/O queue), once after the loop pass's I/O events, in a task, so every reply of
+   * the pass goes out in one write.
    */
   private void send(ByteBuf reply) {
-    int bytes = reply.readableBytes();
-    ctx.write(reply, ctx.voidPromise());
-    if (reading) {
-      unflushedBytes += bytes;
-      if (unflushedBytes >= FLUSH_BYTES) {
-        // Send these now: the client takes them in while the rest of the batch is copied.
-        unflushedBytes = 0;
-        flushPending = false;
-        ctx.flush();
-      } else {
-        flushPending = true;
-      }
-    } else if (!flushScheduled) {
-      flushScheduled = true;
-      ctx.executor().execute(flushTask);
-    }
+    replies.send(reply);
   }
 
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
-    reading = false;
-    unflushedBytes = 0;
-    if (flushPending) {
-      flushPending = false;
-      ctx.flush();
-    }
+    replies.readComplete();
     ctx.fireChannelReadComplete();
   }
 
   private void closeIfDrained() {
-    if (inFlight == 0) {
-      flushPending = false;
-      ctx.flush(); // close() would drop replies written but not flushed
+    if (inFlight.inFlight() == 0) {
+      replies.flushNow(); // close() would drop replies written but not flushed
       ctx.close();
     }
   }
@@ -306,11 +275,6 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    if (cause instanceof java.io.IOException) {
-      LOG.info(ctx.channel().remoteAddress() + ": " + cause.getMessage() + ", closing");
-    } else {
-      LOG.log(Level.WARNING, ctx.channel().remoteAddress() + ": NBD connection failed", cause);
-    }
-    ctx.close();
+    ConnectionErrors.closeAfter(ctx, cause, LOG, "NBD connection failed");
   }
 }

@@ -5,10 +5,12 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.tidestore.osd.image.BlockImage;
+import io.tidestore.osd.image.ImageExports;
 import io.tidestore.osd.metrics.OpLatencies;
+import io.tidestore.osd.net.ConnectionErrors;
 import io.tidestore.osd.net.InboundBudget;
 import io.tidestore.osd.net.ReadGate;
-import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -352,13 +354,7 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    if (cause instanceof IOException) {
-      // Resets and broken pipes are the peer's business; one line, no trace.
-      LOG.info(ctx.channel().remoteAddress() + ": " + cause.getMessage() + ", closing");
-    } else {
-      LOG.log(Level.WARNING, ctx.channel().remoteAddress() + ": NBD handshake failed", cause);
-    }
-    ctx.close();
+    ConnectionErrors.closeAfter(ctx, cause, LOG, "NBD handshake failed");
   }
 
   static int transmissionFlags(BlockImage image) {

@@ -3,10 +3,11 @@ package io.tidestore.osd.nbd;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.tidestore.osd.image.ImageExports;
 import io.tidestore.osd.metrics.OpLatencies;
 import io.tidestore.osd.net.InboundBudget;
+import io.tidestore.osd.net.Listeners;
 import io.tidestore.osd.reactor.Reactors;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -121,36 +122,24 @@ public final class NbdServer implements AutoCloseable {
       InboundBudget frameBudget)
       throws IOException {
     ServerBootstrap bootstrap =
-        new ServerBootstrap()
-            .group(reactors.group())
-            .channel(reactors.transport().serverChannel())
-            .childOption(ChannelOption.TCP_NODELAY, true)
-            .childOption(
-                ChannelOption.RCVBUF_ALLOCATOR,
-                new AdaptiveRecvByteBufAllocator(64, 2048, MAX_READ_BYTES).maxMessagesPerRead(16))
-            .childHandler(
-                new ChannelInitializer<Channel>() {
-                  @Override
-                  protected void initChannel(Channel ch) {
+        Listeners.tcp(
+                reactors,
+                reactors.group(),
+                ch ->
                     ch.pipeline()
                         .addLast(
                             "nbd-handshake",
-                            new NbdHandshakeHandler(exports, limits, latencies, frameBudget));
-                  }
-                });
-    InetSocketAddress bindAddress = new InetSocketAddress(address, port);
-    try {
-      Channel listener = bootstrap.bind(bindAddress).sync().channel();
-      LOG.info(
-          "NBD on "
-              + address.getHostAddress()
-              + ":"
-              + ((InetSocketAddress) listener.localAddress()).getPort());
-      return new NbdServer(listener);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while binding " + bindAddress, e);
-    }
+                            new NbdHandshakeHandler(exports, limits, latencies, frameBudget)))
+            .childOption(
+                ChannelOption.RCVBUF_ALLOCATOR,
+                new AdaptiveRecvByteBufAllocator(64, 2048, MAX_READ_BYTES).maxMessagesPerRead(16));
+    Channel listener = Listeners.bind(bootstrap, new InetSocketAddress(address, port));
+    LOG.info(
+        "NBD on "
+            + address.getHostAddress()
+            + ":"
+            + ((InetSocketAddress) listener.localAddress()).getPort());
+    return new NbdServer(listener);
   }
 
   public InetSocketAddress address() {

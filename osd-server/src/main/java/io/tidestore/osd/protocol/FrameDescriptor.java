@@ -47,7 +47,10 @@ public final class FrameDescriptor {
   /** The one protocol version this code speaks. */
   public static final int VERSION = 1;
 
-  /** SHARD_MAP placement: the store's crc32c placement of (pool 0, name); see {@link Placement}. */
+  /**
+   * SHARD_MAP placement: the store's crc32c placement of (pool 0, name); see {@link
+   * io.tidestore.osd.ops.ObjectNames}.
+   */
   public static final int PLACEMENT_CRC32C = 1;
 
   /** HELLO "any reactor": the server keeps the connection where it landed. */

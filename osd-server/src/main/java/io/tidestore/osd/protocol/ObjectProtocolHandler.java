@@ -6,8 +6,14 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tidestore.osd.metrics.OpLatencies;
+import io.tidestore.osd.net.ConnectionErrors;
+import io.tidestore.osd.net.InFlightLimit;
 import io.tidestore.osd.net.ReadGate;
-import java.util.concurrent.CompletionException;
+import io.tidestore.osd.net.ReplyFlusher;
+import io.tidestore.osd.ops.NamePage;
+import io.tidestore.osd.ops.ObjectInfo;
+import io.tidestore.osd.ops.ObjectOps;
+import io.tidestore.osd.ops.ObjectOpsException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
@@ -33,15 +39,13 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
 
   private final ServerContext server;
   private final ServerLimits limits;
-  private ReadGate gate;
   private final OpLatencies latencies;
+  private InFlightLimit inFlight;
+  private ReplyFlusher replies;
   private ChannelHandlerContext ctx;
   private int latencySlot = -1;
   private long decodedNanos; // when the frame being dispatched was decoded
   private boolean helloDone;
-  private boolean reading; // inside a read batch: replies are flushed once at channelReadComplete
-  private boolean flushPending;
-  private int inFlight;
   private ScheduledFuture<?> helloTimer;
 
   ObjectProtocolHandler(ServerContext server, ServerLimits limits) {
@@ -57,7 +61,8 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
     this.ctx = ctx;
-    this.gate = ReadGate.of(ctx.channel());
+    this.inFlight = new InFlightLimit(ReadGate.of(ctx.channel()), limits.maxInFlight());
+    this.replies = new ReplyFlusher(ctx, ReplyFlusher.Policy.AT_ONCE, Integer.MAX_VALUE);
     this.latencySlot = latencies.slotOf(ctx.executor());
   }
 
@@ -88,12 +93,12 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     Frame frame = (Frame) msg;
-    reading = true;
+    replies.readStarted();
     decodedNanos = System.nanoTime();
     try {
       dispatch(frame);
-    } catch (OpException e) {
-      replyError(frame.op(), frame.requestId(), e.status(), e.getMessage());
+    } catch (OpException | ObjectOpsException e) {
+      replyFailure(frame.op(), frame.requestId(), e);
       if (helloDone) {
         latencies.record(frame.op(), latencySlot, System.nanoTime() - decodedNanos);
       }
@@ -104,11 +109,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
-    reading = false;
-    if (flushPending) {
-      flushPending = false;
-      ctx.flush();
-    }
+    replies.readComplete();
     ctx.fireChannelReadComplete();
   }
 
@@ -118,12 +119,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
    * completed later are flushed at once.
    */
   private void send(ByteBuf reply) {
-    if (reading) {
-      ctx.write(reply);
-      flushPending = true;
-    } else {
-      ctx.writeAndFlush(reply);
-    }
+    replies.send(reply);
   }
 
   private void dispatch(Frame frame) {
@@ -282,10 +278,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
   }
 
   private <T> void track(int op, long id, CompletionStage<T> stage, Encoder<T> encoder) {
-    inFlight++;
-    if (inFlight >= limits.maxInFlight()) {
-      gate.pause(ReadGate.BACKPRESSURE);
-    }
+    inFlight.started();
     stage.whenComplete(new Completion<>(op, id, encoder, decodedNanos));
   }
 
@@ -313,27 +306,18 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void complete(T value, Throwable failure) {
-      inFlight--;
+      inFlight.finished();
       if (!ctx.channel().isActive()) {
         if (value instanceof ByteBuf buf) {
           buf.release();
         }
       } else if (failure != null) {
-        Throwable cause =
-            failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause()
-                : failure;
-        if (cause instanceof OpException e) {
-          replyError(op, id, e.status(), e.getMessage());
-        } else {
-          LOG.log(Level.WARNING, Op.name(op) + " id " + id + " failed", cause);
-          replyError(op, id, Status.EIO, String.valueOf(cause));
-        }
+        replyFailure(op, id, ObjectOpsException.unwrap(failure));
       } else {
         encoder.encode(op, id, value);
       }
       latencies.record(op, latencySlot, System.nanoTime() - decodedNanos);
-      maybeResumeReading();
+      inFlight.resumeIfDrained(ctx.channel().isWritable());
     }
   }
 
@@ -351,14 +335,14 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
     send(data);
   }
 
-  private void replyStat(int op, long id, ObjectStat stat) {
+  private void replyStat(int op, long id, ObjectInfo stat) {
     ByteBuf reply = Replies.begin(ctx.alloc(), op, id, 16);
     reply.writeLong(stat.size());
     reply.writeLong(stat.mtimeNanos());
     send(Wire.finish(reply, 0));
   }
 
-  private void replyList(int op, long id, ListPage page) {
+  private void replyList(int op, long id, NamePage page) {
     ByteBuf reply = Replies.begin(ctx.alloc(), op, id, 5 + 64 * page.names().size());
     reply.writeInt(page.names().size());
     for (String name : page.names()) {
@@ -368,36 +352,36 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
     send(Wire.finish(reply, 0));
   }
 
+  /**
+   * The error reply for {@code cause}: a refused request's own status, a failed op's status from
+   * {@link OpsStatus}, else EIO (logged: nothing should fail that way).
+   */
+  private void replyFailure(int op, long id, Throwable cause) {
+    switch (cause) {
+      case OpException e -> replyError(op, id, e.status(), e.getMessage());
+      case ObjectOpsException e -> {
+        int status = OpsStatus.of(e.code());
+        replyError(op, id, status, OpsStatus.message(status, e));
+      }
+      default -> {
+        LOG.log(Level.WARNING, Op.name(op) + " id " + id + " failed", cause);
+        replyError(op, id, Status.EIO, String.valueOf(cause));
+      }
+    }
+  }
+
   private void replyError(int op, long id, int status, String message) {
     send(Replies.error(ctx.alloc(), op, id, status, message));
   }
 
-  private void maybeResumeReading() {
-    if (gate.isPaused(ReadGate.BACKPRESSURE)
-        && inFlight <= limits.maxInFlight() / 2
-        && ctx.channel().isWritable()) {
-      gate.resume(ReadGate.BACKPRESSURE);
-    }
-  }
-
   @Override
   public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-    if (!ctx.channel().isWritable()) {
-      gate.pause(ReadGate.BACKPRESSURE);
-    } else {
-      maybeResumeReading();
-    }
+    inFlight.writabilityChanged(ctx.channel().isWritable());
     ctx.fireChannelWritabilityChanged();
   }
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    if (cause instanceof java.io.IOException) {
-      // Resets and broken pipes are the peer's business; one line, no trace.
-      LOG.info(ctx.channel().remoteAddress() + ": " + cause.getMessage() + ", closing");
-    } else {
-      LOG.log(Level.WARNING, ctx.channel().remoteAddress() + ": closing after error", cause);
-    }
-    ctx.close();
+    ConnectionErrors.closeAfter(ctx, cause, LOG, "closing after error");
   }
 }

@@ -2,13 +2,14 @@ package io.tidestore.osd.protocol;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.tidestore.osd.metrics.OpLatencies;
 import io.tidestore.osd.net.InboundBudget;
+import io.tidestore.osd.net.Listeners;
+import io.tidestore.osd.ops.ObjectOps;
 import io.tidestore.osd.reactor.Reactor;
 import io.tidestore.osd.reactor.Reactors;
 import java.io.IOException;
@@ -139,39 +140,27 @@ public final class ObjectProtocolServer implements AutoCloseable, ServerContext 
       EventLoopGroup childGroup, InetSocketAddress address, ServerLimits limits)
       throws IOException {
     ServerBootstrap bootstrap =
-        new ServerBootstrap()
-            .group(reactors.group(), childGroup)
-            .channel(reactors.transport().serverChannel())
-            .childOption(ChannelOption.TCP_NODELAY, true)
-            .childOption(
-                ChannelOption.WRITE_BUFFER_WATER_MARK,
-                new WriteBufferWaterMark(1 << 20, 2 * FrameDescriptor.MAX_LENGTH))
-            .childHandler(
-                new ChannelInitializer<Channel>() {
-                  @Override
-                  protected void initChannel(Channel ch) {
+        Listeners.tcp(
+                reactors,
+                childGroup,
+                ch ->
                     ch.pipeline()
                         .addLast(
                             "frames",
                             new FrameDecoder(
                                 limits.partialFrameTimeout().toNanos(), true, frameBudget))
-                        .addLast(
-                            "ops",
-                            new ObjectProtocolHandler(
-                                ObjectProtocolServer.this, limits, latencies));
-                  }
-                });
+                        .addLast("ops", new ObjectProtocolHandler(this, limits, latencies)))
+            .childOption(
+                ChannelOption.WRITE_BUFFER_WATER_MARK,
+                new WriteBufferWaterMark(1 << 20, 2 * FrameDescriptor.MAX_LENGTH));
     try {
-      Channel channel = bootstrap.bind(address).sync().channel();
+      Channel channel = Listeners.bind(bootstrap, address);
       synchronized (listeners) {
         listeners.add(channel);
       }
       return (InetSocketAddress) channel.localAddress();
     } catch (RuntimeException e) {
       throw new IOException("cannot listen on " + address + ": " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while binding " + address, e);
     }
   }
 

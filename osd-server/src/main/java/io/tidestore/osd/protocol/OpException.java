@@ -1,8 +1,11 @@
 package io.tidestore.osd.protocol;
 
 /**
- * A failed object op with its protocol {@link Status} code. {@link ObjectOps} implementations
- * complete exceptionally with it to choose the reply status; the client fails futures with it.
+ * A failure with its protocol {@link Status} code, in the protocol's own terms: the server throws
+ * it for a request it refuses before any op runs (a malformed body, an unknown op, no HELLO), and
+ * the client fails futures with it when a reply carries a status other than OK. Failed object ops
+ * are {@link io.tidestore.osd.ops.ObjectOpsException}s, which the server replies with {@link
+ * OpsStatus}.
  */
 public class OpException extends RuntimeException {
   private static final long serialVersionUID = 1L;

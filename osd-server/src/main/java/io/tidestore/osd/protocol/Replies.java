@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
 /** Builds reply frames into pooled buffers. Stateless. */
-public final class Replies {
+final class Replies {
   private Replies() {}
 
   /** An error reply: the status and a UTF-8 message (u16 length + bytes), cut to 1 KiB. */

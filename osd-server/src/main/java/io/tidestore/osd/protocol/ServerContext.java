@@ -1,6 +1,7 @@
 package io.tidestore.osd.protocol;
 
 import io.netty.channel.EventLoop;
+import io.tidestore.osd.ops.ObjectOps;
 
 /** What a connection handler needs from its server; implementations are thread-safe. */
 interface ServerContext {

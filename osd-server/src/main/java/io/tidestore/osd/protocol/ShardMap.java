@@ -1,6 +1,7 @@
 package io.tidestore.osd.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.tidestore.osd.ops.ObjectNames;
 
 /**
  * Which reactor owns each store shard, and the port that lands a connection on each reactor.
@@ -51,7 +52,7 @@ public record ShardMap(int placement, int[] reactorPorts, int[] shardOwners) {
     if (shardOwners.length == 0) {
       return -1;
     }
-    int shard = Placement.shardOf(name, shardOwners.length);
+    int shard = ObjectNames.shardOf(name, shardOwners.length);
     return shard < 0 ? -1 : shardOwners[shard];
   }
 

@@ -1,8 +1,7 @@
 package io.tidestore.osd.shard;
 
 import io.netty.util.concurrent.EventExecutor;
-import io.tidestore.osd.protocol.OpException;
-import io.tidestore.osd.protocol.Status;
+import io.tidestore.osd.ops.ObjectOpsException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
@@ -35,7 +34,8 @@ public final class Handoff {
               invoke(work)
                   .whenComplete((value, failure) -> completeOn(replyTo, result, value, failure)));
     } catch (RejectedExecutionException e) {
-      result.completeExceptionally(new OpException(Status.ESHUTDOWN, "owning reactor stopped"));
+      result.completeExceptionally(
+          new ObjectOpsException(ObjectOpsException.Code.CLOSED, "owning reactor stopped"));
     }
     return result;
   }

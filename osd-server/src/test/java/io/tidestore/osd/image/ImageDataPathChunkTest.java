@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.tidestore.osd.protocol.OpException;
-import io.tidestore.osd.protocol.Status;
+import io.tidestore.osd.ops.ObjectOpsException;
+import io.tidestore.osd.ops.PieceIo;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.api.StoreException;
@@ -125,7 +125,9 @@ class ImageDataPathChunkTest {
     assertTrue(outcomes.isEmpty());
     io.pending.get(2).complete(null, null);
     assertEquals(1, outcomes.size());
-    assertEquals(Status.ENOSPC, assertInstanceOf(OpException.class, outcomes.getFirst()).status());
+    assertEquals(
+        ObjectOpsException.Code.NO_SPACE,
+        assertInstanceOf(ObjectOpsException.class, outcomes.getFirst()).code());
   }
 
   @Test

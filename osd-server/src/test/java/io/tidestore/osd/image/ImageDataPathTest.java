@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.tidestore.osd.nbd.BlockImage;
 import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.store.StoreOnReactors;
 import io.tidestore.store.api.StoreConfig;
@@ -42,6 +41,7 @@ class ImageDataPathTest {
       BlockImage image =
           new ObjectImage(
               served.ops(),
+              served.pieces(),
               new ImageLayout("dp", ImageLayout.DEFAULT_OBJECT_SIZE),
               "dp",
               16L * MIB,
@@ -79,10 +79,11 @@ class ImageDataPathTest {
     StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
     try (StoreOnReactors served = StoreOnReactors.open(data, StoreConfig.defaults())) {
       Reactors reactors = served.reactors();
-      assertTrue(served.ops().maxWriteBytes() < MIB, "limit " + served.ops().maxWriteBytes());
+      assertTrue(served.pieces().maxWriteBytes() < MIB, "limit " + served.pieces().maxWriteBytes());
       BlockImage image =
           new ObjectImage(
               served.ops(),
+              served.pieces(),
               new ImageLayout("big", ImageLayout.DEFAULT_OBJECT_SIZE),
               "big",
               16L * MIB,

@@ -5,11 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.tidestore.osd.nbd.BlockImage;
-import io.tidestore.osd.nbd.ImageExports;
 import io.tidestore.osd.nbd.NbdServer;
 import io.tidestore.osd.reactor.Reactors;
-import io.tidestore.osd.store.StoreObjectOps;
 import io.tidestore.osd.store.StoreOnReactors;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.engine.StoreFormat;
@@ -57,10 +54,14 @@ class ObjectImageNbdTest {
     StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
     try (StoreOnReactors served = StoreOnReactors.open(data, StoreConfig.defaults())) {
       Reactors reactors = served.reactors();
-      StoreObjectOps ops = served.ops();
       BlockImage image =
           new ObjectImage(
-              ops, new ImageLayout("vol1", ImageLayout.DEFAULT_OBJECT_SIZE), "vol", SIZE, false);
+              served.ops(),
+              served.pieces(),
+              new ImageLayout("vol1", ImageLayout.DEFAULT_OBJECT_SIZE),
+              "vol",
+              SIZE,
+              false);
       ImageExports exports =
           new ImageExports() {
             @Override

@@ -1,5 +1,7 @@
 package io.tidestore.osd.nbd;
 
+import io.tidestore.osd.image.BlockImage;
+import io.tidestore.osd.image.ImageExports;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,6 +2,7 @@ package io.tidestore.osd.nbd;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.tidestore.osd.image.BlockImage;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

@@ -11,6 +11,11 @@ import io.netty.buffer.Unpooled;
 import io.tidestore.client.ObjectClient;
 import io.tidestore.client.ShardAwareClient;
 import io.tidestore.osd.cpu.CpuAllocator;
+import io.tidestore.osd.ops.NamePage;
+import io.tidestore.osd.ops.ObjectInfo;
+import io.tidestore.osd.ops.ObjectNames;
+import io.tidestore.osd.ops.ObjectOps;
+import io.tidestore.osd.ops.ObjectOpsException;
 import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.reactor.Transport;
 import java.io.DataInputStream;
@@ -132,14 +137,15 @@ class ObjectProtocolSocketTest {
     }
 
     @Override
-    public CompletionStage<ObjectStat> stat(String name) {
+    public CompletionStage<ObjectInfo> stat(String name) {
       String thread = Thread.currentThread().getName();
       return CompletableFuture.completedFuture(
-          new ObjectStat(Long.parseLong(thread.substring("reactor-".length())), 0));
+          new ObjectInfo(Long.parseLong(thread.substring("reactor-".length())), 0));
     }
 
     private static <T> CompletionStage<T> refuse() {
-      return CompletableFuture.failedFuture(new OpException(Status.EOPNOTSUPP, "stat only"));
+      return CompletableFuture.failedFuture(
+          new ObjectOpsException(ObjectOpsException.Code.UNSUPPORTED, "stat only"));
     }
 
     @Override
@@ -164,7 +170,7 @@ class ObjectProtocolSocketTest {
     }
 
     @Override
-    public CompletionStage<ListPage> list(int shard, String after, int max) {
+    public CompletionStage<NamePage> list(int shard, String after, int max) {
       return refuse();
     }
 
@@ -198,7 +204,7 @@ class ObjectProtocolSocketTest {
       for (int i = 0; i < 64; i++) {
         String name = "rbd_data.1." + i;
         long served = await(client.stat(name)).size();
-        assertEquals(map.ownerOf(Placement.shardOf(name, 8)), served, name);
+        assertEquals(map.ownerOf(ObjectNames.shardOf(name, 8)), served, name);
         seen[(int) served]++;
       }
       assertTrue(seen[0] > 0 && seen[1] > 0, "placement never used one of the reactors");

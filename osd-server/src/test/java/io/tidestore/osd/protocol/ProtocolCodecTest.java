@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.tidestore.osd.ops.ObjectInfo;
 import io.tidestore.osd.protocol.ProtocolTestSupport.ControlledOps;
 import io.tidestore.osd.protocol.ProtocolTestSupport.Reply;
 import java.nio.charset.StandardCharsets;
@@ -163,7 +164,7 @@ class ProtocolCodecTest {
     assertNull(ch.readOutbound());
     var first = ops.stats.poll();
     var second = ops.stats.poll();
-    second.complete(new ObjectStat(2222, 7));
+    second.complete(new ObjectInfo(2222, 7));
     ch.runPendingTasks();
     Reply r2 = next(ch);
     assertEquals(101, r2.id());
@@ -183,7 +184,7 @@ class ProtocolCodecTest {
     assertTrue(ch.config().isAutoRead());
     ch.writeInbound(frame(Op.STAT, 2, nameBody("b")));
     assertFalse(ch.config().isAutoRead());
-    ops.stats.poll().complete(new ObjectStat(1, 1));
+    ops.stats.poll().complete(new ObjectInfo(1, 1));
     ch.runPendingTasks();
     assertTrue(ch.config().isAutoRead());
   }

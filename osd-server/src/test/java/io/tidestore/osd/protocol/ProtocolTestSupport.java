@@ -3,6 +3,11 @@ package io.tidestore.osd.protocol;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoop;
+import io.tidestore.osd.ops.NamePage;
+import io.tidestore.osd.ops.ObjectInfo;
+import io.tidestore.osd.ops.ObjectOps;
+import io.tidestore.osd.ops.ObjectOpsException;
+import io.tidestore.osd.ops.ObjectOpsException.Code;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.CompletableFuture;
@@ -90,7 +95,7 @@ final class ProtocolTestSupport {
    * counts) and refuse every other op with the status a store reports for a missing object.
    */
   static final class ControlledOps implements ObjectOps {
-    final Deque<CompletableFuture<ObjectStat>> stats = new ArrayDeque<>();
+    final Deque<CompletableFuture<ObjectInfo>> stats = new ArrayDeque<>();
     final Deque<String> statNames = new ArrayDeque<>();
 
     @Override
@@ -99,15 +104,15 @@ final class ProtocolTestSupport {
     }
 
     @Override
-    public CompletionStage<ObjectStat> stat(String name) {
-      CompletableFuture<ObjectStat> f = new CompletableFuture<>();
+    public CompletionStage<ObjectInfo> stat(String name) {
+      CompletableFuture<ObjectInfo> f = new CompletableFuture<>();
       stats.add(f);
       statNames.add(name);
       return f;
     }
 
     private static <T> CompletionStage<T> missing(String name) {
-      return CompletableFuture.failedFuture(new OpException(Status.ENOENT, name));
+      return CompletableFuture.failedFuture(new ObjectOpsException(Code.NOT_FOUND, name));
     }
 
     @Override
@@ -132,8 +137,8 @@ final class ProtocolTestSupport {
     }
 
     @Override
-    public CompletionStage<ListPage> list(int shard, String after, int max) {
-      return CompletableFuture.completedFuture(new ListPage(java.util.List.of(), false));
+    public CompletionStage<NamePage> list(int shard, String after, int max) {
+      return CompletableFuture.completedFuture(new NamePage(java.util.List.of(), false));
     }
 
     @Override

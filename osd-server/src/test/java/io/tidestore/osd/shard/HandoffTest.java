@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tidestore.osd.cpu.CpuAllocator;
-import io.tidestore.osd.protocol.OpException;
-import io.tidestore.osd.protocol.Status;
+import io.tidestore.osd.ops.ObjectOpsException;
+import io.tidestore.osd.ops.ObjectOpsException.Code;
 import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.reactor.Transport;
 import java.util.Optional;
@@ -84,18 +84,18 @@ class HandoffTest {
                 owner,
                 caller,
                 () -> {
-                  throw new OpException(Status.ENOENT, "x");
+                  throw new ObjectOpsException(Code.NOT_FOUND, "x");
                 })
             .toCompletableFuture();
     var e = assertThrows(ExecutionException.class, () -> thrown.get(10, TimeUnit.SECONDS));
-    assertEquals(Status.ENOENT, assertInstanceOf(OpException.class, e.getCause()).status());
+    assertEquals(Code.NOT_FOUND, assertInstanceOf(ObjectOpsException.class, e.getCause()).code());
 
     owner.shutdownGracefully(0, 0, TimeUnit.SECONDS).sync();
     var stopped =
         Handoff.submitTo(owner, caller, () -> CompletableFuture.completedFuture(1))
             .toCompletableFuture();
     var s = assertThrows(ExecutionException.class, () -> stopped.get(10, TimeUnit.SECONDS));
-    assertEquals(Status.ESHUTDOWN, ((OpException) s.getCause()).status());
+    assertEquals(Code.CLOSED, assertInstanceOf(ObjectOpsException.class, s.getCause()).code());
   }
 
   @Test

@@ -11,7 +11,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.tidestore.client.ShardAwareClient;
-import io.tidestore.osd.protocol.ListPage;
+import io.tidestore.osd.ops.NamePage;
+import io.tidestore.osd.ops.ObjectOps;
 import io.tidestore.osd.protocol.ObjectProtocolServer;
 import io.tidestore.osd.protocol.OpException;
 import io.tidestore.osd.protocol.ServerLimits;
@@ -66,7 +67,7 @@ class StoreObjectOpsTest {
   private void withServer(Body body) throws Exception {
     try (StoreOnReactors served = StoreOnReactors.open(dir, config())) {
       Reactors reactors = served.reactors();
-      StoreObjectOps ops = served.ops();
+      ObjectOps ops = served.ops();
       try (ObjectProtocolServer server =
               ObjectProtocolServer.start(
                   reactors, InetAddress.getLoopbackAddress(), 0, ops, ServerLimits.DEFAULT);
@@ -129,7 +130,7 @@ class StoreObjectOpsTest {
           for (int shard = 0; shard < 4; shard++) {
             String after = "";
             while (true) {
-              ListPage page = await(client.list(shard, after, 3));
+              NamePage page = await(client.list(shard, after, 3));
               listed.addAll(page.names());
               if (!page.more()) {
                 break;

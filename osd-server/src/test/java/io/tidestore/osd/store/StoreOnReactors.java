@@ -1,6 +1,8 @@
 package io.tidestore.osd.store;
 
 import io.tidestore.osd.cpu.CpuAllocator;
+import io.tidestore.osd.ops.ObjectOps;
+import io.tidestore.osd.ops.PieceIo;
 import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.reactor.Transport;
 import io.tidestore.store.api.ObjectStore;
@@ -16,9 +18,9 @@ import java.util.Optional;
 /**
  * A store served by two unpinned epoll reactors with 1 MiB extent caches, as tests of ops over the
  * real store need it: with two reactors, some shards are always reached through a hop. Closes the
- * ops, the reactors and the store, in that order.
+ * shards, the reactors and the store, in that order.
  */
-public record StoreOnReactors(ObjectStore store, Reactors reactors, StoreObjectOps ops)
+public record StoreOnReactors(ObjectStore store, Reactors reactors, MountedShards shards)
     implements AutoCloseable {
 
   /** Opens the store made in {@code data} and mounts its shards on two new reactors. */
@@ -31,13 +33,13 @@ public record StoreOnReactors(ObjectStore store, Reactors reactors, StoreObjectO
               Transport.EPOLL,
               new int[] {CpuAllocator.UNPINNED, CpuAllocator.UNPINNED},
               Optional.empty());
-      StoreObjectOps ops =
-          StoreObjectOps.start(
+      MountedShards shards =
+          MountedShards.mount(
               store,
               reactors,
               IoQueueConfig.defaults(),
               new ShardCaches(1 << 20, PolicyConfig.daemonDefault(), new MemoryBudget(64L << 20)));
-      return new StoreOnReactors(store, reactors, ops);
+      return new StoreOnReactors(store, reactors, shards);
     } catch (IOException | RuntimeException e) {
       if (reactors != null) {
         reactors.close();
@@ -47,10 +49,20 @@ public record StoreOnReactors(ObjectStore store, Reactors reactors, StoreObjectO
     }
   }
 
+  /** The object operations over the mounted shards. */
+  public ObjectOps ops() {
+    return shards.objectOps();
+  }
+
+  /** The image data path's way into the mounted shards. */
+  public PieceIo pieces() {
+    return shards.pieceIo();
+  }
+
   @Override
   public void close() throws IOException {
     try {
-      ops.close();
+      shards.close();
     } finally {
       try {
         reactors.close();

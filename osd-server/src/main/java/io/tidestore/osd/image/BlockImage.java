@@ -1,18 +1,18 @@
-package io.tidestore.osd.nbd;
+package io.tidestore.osd.image;
 
 import io.netty.buffer.ByteBuf;
 import java.util.concurrent.CompletionStage;
 
 /**
- * A block device the NBD server exports: an image striped over store objects (see {@link
- * io.tidestore.osd.image.ImageLayout}).
+ * A block device a block gateway (NBD) exports: an image striped over store objects (see {@link
+ * ImageLayout}).
  *
- * <p>Threading: methods are called on the reactor thread of the NBD connection; the returned stages
- * may complete on any thread, and requests on one connection may complete in any order. The server
- * checks ranges against {@link #size()} and read-only before calling.
+ * <p>Threading: methods are called on the reactor thread of the gateway's connection; the returned
+ * stages may complete on any thread, and requests on one connection may complete in any order. The
+ * gateway checks ranges against {@link #size()} and read-only before calling.
  *
- * <p>Failures: complete exceptionally with {@link io.tidestore.osd.protocol.OpException} whose
- * status is an errno (EIO, ENOSPC, ...); other exceptions are sent as EIO.
+ * <p>Failures: complete exceptionally with {@link io.tidestore.osd.ops.ObjectOpsException}, which
+ * the gateway maps to its wire code; other exceptions are sent as EIO.
  *
  * <p>Durability: a write, trim or write-zeroes completes only once durable, so FUA needs no extra
  * work and {@link #flush()} only has to wait for nothing; the flag is passed for implementations

@@ -1,4 +1,4 @@
-package io.tidestore.osd.image;
+package io.tidestore.osd.ops;
 
 import io.netty.buffer.ByteBuf;
 import io.tidestore.store.api.ObjectKey;
@@ -8,8 +8,7 @@ import java.lang.foreign.MemorySegment;
 /**
  * The image data path's way into the store, one object piece per call: the object is resolved once
  * ({@link #target}) so no name is formatted, encoded or hashed per op, and completion is a callback
- * rather than a chain of futures. The generic {@link io.tidestore.osd.protocol.ObjectOps} stays the
- * path for everything else.
+ * rather than a chain of futures. The generic {@link ObjectOps} stays the path for everything else.
  *
  * <p>Threading: called on a reactor thread; completions run on that same reactor thread.
  */
@@ -20,14 +19,14 @@ public interface PieceIo {
   /**
    * Resolves {@code name}; any thread.
    *
-   * @throws io.tidestore.osd.protocol.OpException EINVAL for a name the store refuses
+   * @throws ObjectOpsException INVALID for a name the store refuses
    */
   Target target(String name);
 
   /**
    * Reads up to {@code into.byteSize()} bytes at {@code offset}; completes with the count copied
-   * (short at the object's end) or NOT_FOUND for a missing object. {@code into} must stay valid
-   * until the completion.
+   * (short at the object's end) or the store's NOT_FOUND for a missing object. {@code into} must
+   * stay valid until the completion.
    */
   void read(Target target, long offset, MemorySegment into, StoreCompletion<Integer> done);
 

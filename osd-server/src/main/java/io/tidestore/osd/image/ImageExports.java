@@ -1,13 +1,13 @@
-package io.tidestore.osd.nbd;
+package io.tidestore.osd.image;
 
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The images the NBD server may export, by name. Called on the connection's reactor thread and
- * asynchronous, because finding an image means reading its header object from the store, which may
- * be owned by this very reactor: blocking here would deadlock. The stages may complete on any
+ * The images a block gateway (NBD) may export, by name. Called on the connection's reactor thread
+ * and asynchronous, because finding an image means reading its header object from the store, which
+ * may be owned by this very reactor: blocking here would deadlock. The stages may complete on any
  * thread; the handshake stops reading the connection until they do.
  */
 public interface ImageExports {

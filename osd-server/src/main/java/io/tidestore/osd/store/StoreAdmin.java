@@ -1,0 +1,108 @@
+package io.tidestore.osd.store;
+
+import io.tidestore.store.api.JournalObserver;
+import io.tidestore.store.api.ShardStats;
+import io.tidestore.store.cache.ExtentCache;
+import io.tidestore.store.cache.PolicyConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.IntFunction;
+
+/**
+ * The mounted shards' administration: switching every extent cache's policy at run time, and the
+ * shards' caches, stats and journal observers for the metrics. Each touches a shard only on the
+ * reactor that owns it; every method may be called from any thread.
+ */
+public final class StoreAdmin {
+  private final MountedShards shards;
+
+  StoreAdmin(MountedShards shards) {
+    this.shards = shards;
+  }
+
+  /**
+   * Switches every shard's extent cache to {@code config}, each on its own reactor; every cached
+   * extent stays valid. Fails when the daemon runs without caches.
+   */
+  CompletableFuture<Void> switchCachePolicy(PolicyConfig config) {
+    List<CompletableFuture<?>> switched = new ArrayList<>();
+    for (int shard = 0; shard < shards.shardCount(); shard++) {
+      ReactorShards owner = shards.ownerOf(shard);
+      if (owner == null || owner.caches().isEmpty()) {
+        continue;
+      }
+      ExtentCache cache = owner.cache(shard);
+      switched.add(cache.requestPolicy(config));
+      // Applied at the cache's next use anyway; this makes an idle shard switch now.
+      owner.reactor().loop().execute(cache::applyPendingPolicy);
+    }
+    if (switched.isEmpty()) {
+      return CompletableFuture.failedFuture(
+          new IllegalStateException("this daemon runs without an extent cache (--cache-size 0)"));
+    }
+    return CompletableFuture.allOf(switched.toArray(CompletableFuture[]::new));
+  }
+
+  /**
+   * The admin endpoint's switch: {@code policy} is {@code lru} or {@code 2q}; waits until every
+   * shard has applied it and answers the JSON the endpoint returns.
+   *
+   * @throws IllegalArgumentException for another policy name
+   * @throws ExecutionException when a shard failed to switch, or the daemon runs without caches
+   */
+  public String switchCachePolicy(String policy)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    PolicyConfig config =
+        switch (policy) {
+          case "lru" -> PolicyConfig.lru();
+          case "2q" -> PolicyConfig.daemonDefault();
+          default ->
+              throw new IllegalArgumentException("policy must be lru or 2q, got '" + policy + "'");
+        };
+    switchCachePolicy(config).get(30, TimeUnit.SECONDS);
+    return "{\"policy\":\"" + policy + "\",\"shards\":" + caches().size() + "}";
+  }
+
+  /** Every shard's extent cache, indexed by shard; empty when the daemon runs without one. */
+  public List<ExtentCache> caches() {
+    for (int shard = 0; shard < shards.shardCount(); shard++) {
+      ReactorShards owner = shards.ownerOf(shard);
+      if (owner == null || owner.caches().isEmpty()) {
+        return List.of();
+      }
+    }
+    List<ExtentCache> all = new ArrayList<>();
+    for (int shard = 0; shard < shards.shardCount(); shard++) {
+      all.add(shards.ownerOf(shard).cache(shard));
+    }
+    return all;
+  }
+
+  /**
+   * Every shard's stats, indexed by shard, each snapshot taken on the reactor owning the shard (the
+   * only thread that may read its counters).
+   */
+  public CompletableFuture<ShardStats[]> shardStats() {
+    ShardStats[] out = new ShardStats[shards.shardCount()];
+    List<CompletableFuture<Void>> taken = new ArrayList<>();
+    for (ReactorShards reactor : shards.reactors()) {
+      taken.add(CompletableFuture.runAsync(() -> reactor.statsInto(out), reactor.reactor().loop()));
+    }
+    return CompletableFuture.allOf(taken.toArray(CompletableFuture[]::new)).thenApply(v -> out);
+  }
+
+  /** Gives every shard's journal its observer, each on its reactor; blocks until done. */
+  public void observeJournals(IntFunction<JournalObserver> observers) {
+    List<CompletableFuture<Void>> set = new ArrayList<>();
+    for (ReactorShards reactor : shards.reactors()) {
+      set.add(
+          CompletableFuture.runAsync(
+              () -> reactor.observeJournals(observers), reactor.reactor().loop()));
+    }
+    CompletableFuture.allOf(set.toArray(CompletableFuture[]::new)).join();
+  }
+}

@@ -1,0 +1,94 @@
+package io.tidestore.osd.store;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.EventExecutor;
+import io.tidestore.osd.ops.ObjectNames;
+import io.tidestore.osd.ops.PieceIo;
+import io.tidestore.osd.shard.Handoff;
+import io.tidestore.store.api.ObjectKey;
+import io.tidestore.store.api.StoreCompletion;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The image data path's fast way into the mounted shards ({@link PieceIo}): a call on the owning
+ * reactor goes straight to the shard, one from another reactor hops there once and its completion
+ * hops back, with no future in between.
+ */
+final class StorePieceIo implements PieceIo {
+  private final MountedShards shards;
+  private final ShardRouter router;
+
+  StorePieceIo(MountedShards shards, ShardRouter router) {
+    this.shards = shards;
+    this.router = router;
+  }
+
+  @Override
+  public PieceIo.Target target(String name) {
+    ObjectKey key = ObjectNames.key(name);
+    return new PieceIo.Target(key, shards.shardOf(key));
+  }
+
+  @Override
+  public void read(
+      PieceIo.Target target, long offset, MemorySegment into, StoreCompletion<Integer> done) {
+    ReactorShards owner = shards.ownerOf(target.shard());
+    if (owner.reactor().loop().inEventLoop()) {
+      owner.shard(target.shard()).read(target.key(), offset, into, done);
+      return;
+    }
+    EventExecutor caller = router.callerLoop(owner);
+    ShardRouter.onOwner(
+        owner,
+        done,
+        () ->
+            owner
+                .shard(target.shard())
+                .read(
+                    target.key(),
+                    offset,
+                    into,
+                    (count, failure) ->
+                        Handoff.replyOn(caller, () -> done.complete(count, failure))));
+  }
+
+  @Override
+  public void write(PieceIo.Target target, long offset, ByteBuf data, StoreCompletion<Void> done) {
+    ReactorShards owner = shards.ownerOf(target.shard());
+    if (owner.reactor().loop().inEventLoop()) {
+      // The store copies the bytes into its journal batch before write() returns.
+      try {
+        owner.shard(target.shard()).write(target.key(), offset, StoreObjectOps.segment(data), done);
+      } finally {
+        data.release();
+      }
+      return;
+    }
+    EventExecutor caller = router.callerLoop(owner);
+    ShardRouter.<Void>onOwner(
+        owner,
+        (value, failure) -> {
+          data.release(); // refused before the shard ran
+          done.complete(value, failure);
+        },
+        () -> {
+          try {
+            owner
+                .shard(target.shard())
+                .write(
+                    target.key(),
+                    offset,
+                    StoreObjectOps.segment(data),
+                    (value, failure) ->
+                        Handoff.replyOn(caller, () -> done.complete(value, failure)));
+          } finally {
+            data.release();
+          }
+        });
+  }
+
+  @Override
+  public int maxWriteBytes() {
+    return shards.maxWriteBytes();
+  }
+}

@@ -3,6 +3,7 @@ package io.tidestore.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tidestore.store.testing.RequiredTools;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,9 +29,7 @@ class NbdOverLimitWriteIT {
 
   @Test
   void overLimitWritesAreRefusedAfterTheirPayloadAndTheConnectionStays() throws Exception {
-    assertTrue(
-        Files.isExecutable(Path.of("/usr/bin/nbdsh")),
-        "nbdsh (python3-libnbd) is missing: bin/test installs it");
+    RequiredTools.file(Path.of("/usr/lib/python3/dist-packages/nbd.py"), "python3-libnbd");
     Path data = dir.resolve("osd");
     try (OsdProcess mkfs =
         OsdProcess.start(

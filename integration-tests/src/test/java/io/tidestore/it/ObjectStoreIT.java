@@ -3,7 +3,6 @@ package io.tidestore.it;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -13,9 +12,9 @@ import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.tidestore.client.ShardAwareClient;
 import io.tidestore.store.engine.StoreFormat;
+import io.tidestore.store.testing.RequiredTools;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -177,8 +176,8 @@ class ObjectStoreIT {
 
   @Test
   void imagesCreatedThroughTheProtocolAreServedOverNbd() throws Exception {
-    assumeTrue(Files.isExecutable(Path.of("/usr/bin/qemu-io")), "qemu-io not installed");
-    assumeTrue(Files.isExecutable(Path.of("/usr/bin/nbdinfo")), "nbdinfo not installed");
+    RequiredTools.command("qemu-io", "qemu-utils");
+    RequiredTools.command("nbdinfo", "libnbd-bin");
     Path data = dir.resolve("osd.1");
     StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
     try (MultiThreadIoEventLoopGroup group =
@@ -242,7 +241,7 @@ class ObjectStoreIT {
 
   @Test
   void imageCommandsManageImagesThatNbdServes() throws Exception {
-    assumeTrue(Files.isExecutable(Path.of("/usr/bin/nbdinfo")), "nbdinfo not installed");
+    RequiredTools.command("nbdinfo", "libnbd-bin");
     Path data = dir.resolve("osd.2");
     StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
     try (OsdProcess osd = start(data)) {
@@ -402,7 +401,7 @@ class ObjectStoreIT {
 
   /** Prometheus' own linter on the exposition (bin/test installs it; skipped without it). */
   private static void assertPromtoolAccepts(String metrics) throws Exception {
-    assumeTrue(Files.isExecutable(Path.of("/usr/bin/promtool")), "promtool not installed");
+    RequiredTools.command("promtool", "prometheus");
     Process check =
         new ProcessBuilder("promtool", "check", "metrics").redirectErrorStream(true).start();
     try (var in = check.getOutputStream()) {

@@ -21,6 +21,14 @@ final class OsdProcess implements AutoCloseable {
   static final Path JAR =
       Path.of(System.getProperty("tidestore.jar", "../osd-server/target/tidestore.jar"));
   static final Path ROOT = Path.of(System.getProperty("tidestore.root", ".."));
+
+  /** store-core's test fixtures (crash-test child, I/O wrappers): a test-jar, never shipped. */
+  static final Path FIXTURES =
+      Path.of(
+          System.getProperty(
+              "tidestore.fixtures.jar",
+              "../store-core/target/store-core-0.1.0-SNAPSHOT-tests.jar"));
+
   private static final Pattern METRICS_PORT = Pattern.compile("metrics=(\\d+)");
 
   private final Process process;
@@ -39,6 +47,24 @@ final class OsdProcess implements AutoCloseable {
     command.addAll(jvmFlags());
     command.add("-jar");
     command.add(JAR.toString());
+    command.addAll(Arrays.asList(args));
+    return new OsdProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
+  }
+
+  /**
+   * {@code java <flags> -cp tidestore.jar:FIXTURES MAIN ARGS...}: a main class of the test
+   * fixtures, with the daemon's jar and the fixtures on its classpath.
+   */
+  static OsdProcess startFixture(String mainClass, String... args) throws IOException {
+    if (!java.nio.file.Files.isRegularFile(FIXTURES)) {
+      throw new IOException(FIXTURES + " is missing: build store-core's test-jar (./mvnw package)");
+    }
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmFlags());
+    command.add("-cp");
+    command.add(JAR + java.io.File.pathSeparator + FIXTURES);
+    command.add(mainClass);
     command.addAll(Arrays.asList(args));
     return new OsdProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
   }

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A child JVM ({@code tidestore store-torture}) writes random block runs to a real store on disk
- * and reports every acknowledged write; it is SIGKILLed mid-stream and restarted several times.
- * After each restart every block must hold at least the newest acknowledged version, intact, and
- * fsck must find the store clean at the end.
+ * A child JVM (the test fixture {@code StoreTorture}, on the daemon's classpath) writes random
+ * block runs to a real store on disk and reports every acknowledged write; it is SIGKILLed
+ * mid-stream and restarted several times. After each restart every block must hold at least the
+ * newest acknowledged version, intact, and fsck must find the store clean at the end.
  */
 class StoreCrashIT {
   private static final int OBJECTS = 8;
@@ -47,7 +47,9 @@ class StoreCrashIT {
     long[][] acked = new long[OBJECTS][BLOCKS];
     int kills = 4;
     for (int round = 0; round <= kills; round++) {
-      try (OsdProcess child = OsdProcess.start("store-torture", "--data", dir.toString())) {
+      try (OsdProcess child =
+          OsdProcess.startFixture(
+              "io.tidestore.store.testing.StoreTorture", "--data", dir.toString())) {
         child.awaitLine("READY", Duration.ofSeconds(60));
         List<String> lines = child.lines();
         int states = 0;

@@ -17,7 +17,6 @@ import picocli.CommandLine.Command;
       OsdCommand.class,
       MkfsCommand.class,
       FsckCommand.class,
-      StoreTortureCommand.class,
       CacheSimCommand.class,
       SweepCommand.class,
       BenchCommand.class,

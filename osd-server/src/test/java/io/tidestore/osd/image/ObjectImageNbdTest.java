@@ -3,13 +3,13 @@ package io.tidestore.osd.image;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tidestore.osd.nbd.NbdServer;
 import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.store.StoreOnReactors;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.engine.StoreFormat;
+import io.tidestore.store.testing.RequiredTools;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -48,8 +48,8 @@ class ObjectImageNbdTest {
 
   @Test
   void realClientsReadAndWriteAnImageOverTheStore() throws Exception {
-    assumeTrue(Files.isExecutable(Path.of("/usr/bin/qemu-io")), "qemu-io not installed");
-    assumeTrue(Files.isExecutable(Path.of("/usr/bin/nbdcopy")), "nbdcopy not installed");
+    RequiredTools.command("qemu-io", "qemu-utils");
+    RequiredTools.command("nbdcopy", "libnbd-bin");
     Path data = dir.resolve("store");
     StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
     try (StoreOnReactors served = StoreOnReactors.open(data, StoreConfig.defaults())) {

@@ -2,11 +2,11 @@ package io.tidestore.osd.nbd;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tidestore.osd.cpu.CpuAllocator;
 import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.reactor.Transport;
+import io.tidestore.store.testing.RequiredTools;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -56,10 +56,6 @@ class NbdExternalClientTest {
     reactors.close();
   }
 
-  private static boolean installed(String tool) {
-    return Files.isExecutable(Path.of("/usr/bin", tool));
-  }
-
   private String url(String export) {
     return "nbd://127.0.0.1:" + server.address().getPort() + "/" + export;
   }
@@ -79,7 +75,7 @@ class NbdExternalClientTest {
 
   @Test
   void nbdinfoListsExportsWithSizesAndBlockSizes() throws Exception {
-    assumeTrue(installed("nbdinfo"), "nbdinfo (libnbd-bin) not installed");
+    RequiredTools.command("nbdinfo", "libnbd-bin");
     Result list = run("nbdinfo", "--list", url(""));
     assertEquals(0, list.exit(), list.output());
     assertTrue(list.output().contains("export=\"disk\""), list.output());
@@ -101,7 +97,7 @@ class NbdExternalClientTest {
 
   @Test
   void nbdcopyRoundTripsData() throws Exception {
-    assumeTrue(installed("nbdcopy"), "nbdcopy (libnbd-bin) not installed");
+    RequiredTools.command("nbdcopy", "libnbd-bin");
     byte[] data = new byte[4 << 20];
     for (int i = 0; i < data.length; i++) {
       data[i] = (byte) (i * 31 + (i >>> 12));
@@ -119,7 +115,7 @@ class NbdExternalClientTest {
 
   @Test
   void qemuIoWritesReadsZeroesAndSeesErrors() throws Exception {
-    assumeTrue(installed("qemu-io"), "qemu-io (qemu-utils) not installed");
+    RequiredTools.command("qemu-io", "qemu-utils");
     List<String> command = new ArrayList<>(List.of("qemu-io", "-f", "raw", url("disk")));
     for (String c :
         List.of(

@@ -1,4 +1,4 @@
-package io.tidestore.cli;
+package io.tidestore.store.testing;
 
 import io.tidestore.store.api.ExtentCacheHook;
 import io.tidestore.store.api.ObjectKey;
@@ -16,30 +16,26 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /**
- * Hidden {@code tidestore store-torture}: the crash test's child process. It mounts every shard of
- * a store, reports the version of every block it finds ({@code STATE obj block version}, or {@code
+ * The crash test's child process, a test fixture (shipped in store-core's test-jar, never in the
+ * daemon's jar): {@code java -cp tidestore.jar:store-core-tests.jar
+ * io.tidestore.store.testing.StoreTorture --data DIR [--in-flight N]}. It mounts every shard of a
+ * store, reports the version of every block it finds ({@code STATE obj block version}, or {@code
  * CORRUPT} for a block that is not exactly what some write put there), prints {@code READY}, then
  * writes random runs of blocks forever, printing {@code ACK obj block count version} once each
  * write is acknowledged. A block of version v holds (obj, block, v) and bytes derived from them.
  */
-@Command(name = "store-torture", hidden = true, description = "Crash-test child (internal).")
-final class StoreTortureCommand implements Callable<Integer> {
+public final class StoreTorture {
   static final int OBJECTS = 8;
   static final int BLOCKS = 64;
   private static final ValueLayout.OfLong LONG =
       ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-  @Option(names = "--data", required = true)
-  Path data;
-
-  @Option(names = "--in-flight")
-  int inFlight = 16;
+  private final Path data;
+  private final int inFlight;
 
   private int pending;
 
@@ -56,8 +52,23 @@ final class StoreTortureCommand implements Callable<Integer> {
     }
   }
 
-  @Override
-  public Integer call() throws Exception {
+  private StoreTorture(Path data, int inFlight) {
+    this.data = data;
+    this.inFlight = inFlight;
+  }
+
+  public static void main(String[] args) throws Exception {
+    List<String> a = List.of(args);
+    int d = a.indexOf("--data");
+    int f = a.indexOf("--in-flight");
+    if (d < 0 || d + 1 >= a.size() || (f >= 0 && f + 1 >= a.size())) {
+      System.err.println("usage: StoreTorture --data DIR [--in-flight N]");
+      System.exit(2);
+    }
+    new StoreTorture(Path.of(a.get(d + 1)), f < 0 ? 16 : Integer.parseInt(a.get(f + 1))).run();
+  }
+
+  private void run() throws Exception {
     PrintStream out = System.out;
     try (ObjectStore store = LogStore.open(data, StoreConfig.defaults());
         IoQueue queue = IoQueues.create(IoQueueConfig.defaults());

@@ -11,7 +11,7 @@ import io.tidestore.store.io.IoOpException;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.io.IoQueueFullException;
-import io.tidestore.store.io.IoQueues;
+import io.tidestore.store.io.backend.IoQueues;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * capacity, so they never block the owner. Durability: a durable write is write + force(false)
  * (fdatasync) on the worker, a linked write+sync runs both on one worker in order.
  */
-final class FileChannelQueue implements IoQueue {
+public final class FileChannelQueue implements IoQueue {
   private static final System.Logger LOG = System.getLogger(FileChannelQueue.class.getName());
 
   private final Thread owner;
@@ -42,7 +42,15 @@ final class FileChannelQueue implements IoQueue {
   private boolean closing;
   private boolean closed;
 
-  FileChannelQueue(IoQueueConfig config, String reason) {
+  /**
+   * A FileChannel queue owned by the calling thread; {@code reason} (why this backend) goes into
+   * {@link #describe()}. Use {@code IoQueues.create}, which chooses the backend.
+   */
+  public static IoQueue open(IoQueueConfig config, String reason) {
+    return new FileChannelQueue(config, reason);
+  }
+
+  private FileChannelQueue(IoQueueConfig config, String reason) {
     this.owner = Thread.currentThread();
     this.reason = reason;
     this.config = config;

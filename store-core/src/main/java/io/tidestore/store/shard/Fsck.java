@@ -7,7 +7,7 @@ import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.io.IoFile;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
-import io.tidestore.store.io.IoQueues;
+import io.tidestore.store.io.backend.IoQueues;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.RecordHeader;
 import io.tidestore.store.record.Superblock;

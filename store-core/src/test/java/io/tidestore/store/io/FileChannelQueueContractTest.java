@@ -3,6 +3,7 @@ package io.tidestore.store.io;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.tidestore.store.io.backend.IoQueues;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.CountDownLatch;

@@ -2,6 +2,7 @@ package io.tidestore.store.io;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tidestore.store.io.backend.IoQueues;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 

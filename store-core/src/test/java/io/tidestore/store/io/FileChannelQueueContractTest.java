@@ -12,19 +12,13 @@ import org.junit.jupiter.api.Test;
 
 /** The contract against the FileChannel backend. */
 class FileChannelQueueContractTest extends IoQueueContractTest {
+  FileChannelQueueContractTest() {
+    super(IoBackend.FILE_CHANNEL, false);
+  }
+
   @Override
   protected IoQueue newQueue(IoQueueConfig config) throws IOException {
     return IoQueues.create(config.withBackend(IoQueueConfig.Backend.FILE_CHANNEL));
-  }
-
-  @Override
-  protected IoBackend expectedBackend() {
-    return IoBackend.FILE_CHANNEL;
-  }
-
-  @Override
-  protected boolean registersBuffers() {
-    return false;
   }
 
   @Test

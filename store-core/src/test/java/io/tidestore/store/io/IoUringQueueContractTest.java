@@ -16,19 +16,13 @@ import org.junit.jupiter.api.Test;
  * IO_URING} demanded: no silent fallback can pass.
  */
 class IoUringQueueContractTest extends IoQueueContractTest {
+  IoUringQueueContractTest() {
+    super(IoBackend.IO_URING, true);
+  }
+
   @Override
   protected IoQueue newQueue(IoQueueConfig config) throws IOException {
     return IoQueues.create(config.withBackend(IoQueueConfig.Backend.IO_URING));
-  }
-
-  @Override
-  protected IoBackend expectedBackend() {
-    return IoBackend.IO_URING;
-  }
-
-  @Override
-  protected boolean registersBuffers() {
-    return true;
   }
 
   @Test

@@ -18,7 +18,7 @@ final class OwnerThread {
   /** Binds the calling thread if none is bound yet; refuses any other. */
   void check() {
     Thread current = Thread.currentThread();
-    if (current != owner) {
+    if (!current.equals(owner)) {
       bind(current);
     }
   }

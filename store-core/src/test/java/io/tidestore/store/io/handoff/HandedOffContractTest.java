@@ -27,7 +27,7 @@ abstract class HandedOffContractTest extends IoQueueContractTest {
 
   /** After every test's tear-down has closed its queue (and so its ring, on this thread). */
   @AfterAll
-  static void stopIoThread() throws InterruptedException {
+  static void stopIoThread() {
     ioThread.close();
   }
 

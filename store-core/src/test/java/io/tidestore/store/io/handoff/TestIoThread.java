@@ -99,9 +99,14 @@ final class TestIoThread implements IoThread, AutoCloseable {
 
   /** Stops after the tasks queued so far; fails if the thread died of an exception. */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     execute(() -> stopped = true);
-    thread.join(TimeUnit.SECONDS.toMillis(30));
+    try {
+      thread.join(TimeUnit.SECONDS.toMillis(30));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted while stopping " + thread.getName(), e);
+    }
     if (thread.isAlive()) {
       throw new AssertionError(thread.getName() + " did not stop");
     }

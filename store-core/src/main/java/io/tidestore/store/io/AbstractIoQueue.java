@@ -100,11 +100,9 @@ public abstract class AbstractIoQueue<F extends AbstractIoFile> implements IoQue
   }
 
   /**
-   * This queue's own file. A closed one is accepted: the operation then fails with EBADF, like the
-   * kernel's.
+   * This queue's own file: opened by this very queue object (identity, not equality), and so an F.
+   * A closed one is accepted: the operation then fails with EBADF, like the kernel's.
    */
-  // The file must belong to this very queue object: identity, not equality. And every file whose
-  // queue is this one was created by it as an F.
   @SuppressWarnings({"ReferenceEquality", "unchecked"})
   private F ownFile(IoFile file) {
     if (!(file instanceof AbstractIoFile f) || f.queue() != this) {

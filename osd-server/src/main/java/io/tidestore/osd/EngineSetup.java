@@ -1,11 +1,12 @@
 package io.tidestore.osd;
 
 import io.tidestore.osd.EngineSettings.EngineKind;
-import io.tidestore.osd.classic.IoThreadQueue;
+import io.tidestore.osd.classic.EventLoopIoThread;
 import io.tidestore.osd.cpu.Affinity;
 import io.tidestore.osd.cpu.CpuAllocator;
 import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.store.ShardQueueFactory;
+import io.tidestore.store.io.handoff.IoThreadQueue;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -49,7 +50,9 @@ final class EngineSetup {
       // Op worker w hands its I/O to I/O thread w mod N: with fewer I/O threads than workers,
       // one I/O thread owns several rings, as one aio thread serves a classic OSD's shards.
       ShardQueueFactory queues =
-          (owner, config) -> IoThreadQueue.open(io.get(owner.index() % io.size()).loop(), config);
+          (owner, config) ->
+              IoThreadQueue.open(
+                  new EventLoopIoThread(io.get(owner.index() % io.size()).loop()), config);
       return new Engine(EngineKind.CLASSIC, msgr, ops, queues, List.of(msgr, ops, io));
     } catch (IOException | RuntimeException e) {
       for (int i = started.size() - 1; i >= 0; i--) {

@@ -11,7 +11,7 @@ import io.tidestore.store.engine.LogStore;
 import io.tidestore.store.engine.StoreFormat;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
-import io.tidestore.store.io.IoQueues;
+import io.tidestore.store.io.backend.IoQueues;
 import io.tidestore.store.record.DeltaDescriptor;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;

@@ -3,7 +3,7 @@ package io.tidestore.osd.store;
 import io.tidestore.osd.reactor.Reactor;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
-import io.tidestore.store.io.IoQueues;
+import io.tidestore.store.io.backend.IoQueues;
 import java.io.IOException;
 
 /**

@@ -13,7 +13,7 @@ import io.tidestore.store.io.IoFile;
 import io.tidestore.store.io.IoOpException;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
-import io.tidestore.store.io.IoQueues;
+import io.tidestore.store.io.backend.IoQueues;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;

@@ -11,53 +11,65 @@ package io.tidestore.store.cache;
 public final class CacheStats {
   private final ExtentCache cache;
 
+  // Written by the cache on its owner thread.
+  long hits;
+  long misses;
+  long evictions;
+  long publishes;
+  long invalidations;
+  long staleFills;
+  long rejections;
+  long policySwitches;
+  long cachedBlocks;
+  int pinnedExtents;
+
   CacheStats(ExtentCache cache) {
     this.cache = cache;
   }
 
   public long hits() {
-    return cache.hits;
+    return hits;
   }
 
   public long misses() {
-    return cache.misses;
+    return misses;
   }
 
   /** Hits / (hits + misses), 0 before any lookup. */
   public double hitRatio() {
-    long h = cache.hits;
-    long total = h + cache.misses;
+    long h = hits;
+    long total = h + misses;
     return total == 0 ? 0.0 : (double) h / total;
   }
 
   /** Extents the policy evicted to make room. */
   public long evictions() {
-    return cache.evictions;
+    return evictions;
   }
 
   /** Extents dropped by invalidate (overwrite, truncate, remove). */
   public long invalidations() {
-    return cache.invalidations;
+    return invalidations;
   }
 
   /** Extents published into the cache. */
   public long insertions() {
-    return cache.publishes;
+    return publishes;
   }
 
   /** Publishes refused because the range was invalidated while the buffer filled. */
   public long staleFills() {
-    return cache.staleFills;
+    return staleFills;
   }
 
   /** Allocations or publishes refused for lack of unpinned room. */
   public long rejections() {
-    return cache.rejections;
+    return rejections;
   }
 
   /** Bytes of data cached (visible to lookups). */
   public long cachedBytes() {
-    return cache.cachedBlocks << CacheKeys.BLOCK_SHIFT;
+    return cachedBlocks << CacheKeys.BLOCK_SHIFT;
   }
 
   /** Bytes of extent memory in use, including buffers still filling and size-class rounding. */
@@ -70,7 +82,7 @@ public final class CacheStats {
   }
 
   public int pinnedExtents() {
-    return cache.pinnedExtents;
+    return pinnedExtents;
   }
 
   /** 2Q's A1in in bytes; 0 under LRU. */
@@ -95,6 +107,6 @@ public final class CacheStats {
 
   /** Runtime policy switches applied so far. */
   public long policySwitches() {
-    return cache.policySwitches;
+    return policySwitches;
   }
 }

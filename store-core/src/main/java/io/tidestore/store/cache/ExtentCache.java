@@ -4,7 +4,6 @@ import io.tidestore.store.memory.MemoryBudget;
 import io.tidestore.store.memory.MemoryUse;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One store shard's off-heap extent cache: extents of 1..1024 blocks (4 KiB..4 MiB) keyed by
@@ -38,6 +37,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * using the cache). The owner is the first thread to call a data-path method; calls from any other
  * thread throw {@link WrongThreadException}. The hot path (lookup hit, pin, unpin) allocates
  * nothing.
+ *
+ * <h2>Pieces</h2>
+ *
+ * This class keeps the rules above; the state lives in package-private parts: {@link ExtentMemory}
+ * (the one arena and its buddy allocator), {@link ExtentSlots} (per-extent state, handles, fills in
+ * progress), {@link ExtentIndex} (block to extent), the {@link ReplacementPolicy}, {@link
+ * PolicyRequests} (switches waiting for the owner) and {@link CacheStats} (the counters).
  */
 public final class ExtentCache implements AutoCloseable {
   /** {@link #lookup} found nothing. */
@@ -46,76 +52,33 @@ public final class ExtentCache implements AutoCloseable {
   /** {@link #allocate} found no room: every resident extent is pinned or the extent is too big. */
   public static final long NO_SPACE = -2;
 
-  private static final byte FREE = 0;
-  private static final byte FILLING = 1;
-  private static final byte FILLING_STALE = 2;
-  private static final byte CACHED = 3;
-  private static final byte RETIRED = 4;
-
   private final String name;
   private final long capacityBytes;
   private final MemoryBudget.Reservation reservation;
   private final ExtentMemory memory;
-  private final LongIntHashMap blockIndex;
-
-  // Slot table: one slot per extent, parallel primitive arrays.
-  private final long[] startKey;
-  private final int[] blocks;
-  private final int[] page;
-  private final int[] pins;
-  private final int[] generation;
-  private final byte[] state;
-  private final int[] fillPos;
-  private final MemorySegment[] segment;
-  private final int[] freeSlots;
-  private int freeSlotCount;
-  private final int[] filling;
-  private int fillingCount;
-
-  private final AtomicReference<PendingSwitch> pendingSwitch = new AtomicReference<>();
+  private final ExtentSlots slots;
+  private final ExtentIndex index;
+  private final PolicyRequests policyRequests = new PolicyRequests();
   private final Handler handler = new Handler();
   private final CacheStats stats;
   private ReplacementPolicy policy;
   private PolicyConfig policyConfig;
+  private final OwnerThread owner;
   private boolean closed;
-  private Thread owner;
-
-  long hits;
-  long misses;
-  long evictions;
-  long publishes;
-  long invalidations;
-  long staleFills;
-  long rejections;
-  long policySwitches;
-  long cachedBlocks;
-  int pinnedExtents;
 
   private ExtentCache(
       String name, long capacityBytes, PolicyConfig config, MemoryBudget.Reservation reservation) {
     this.name = name;
+    this.owner = new OwnerThread(name);
     this.capacityBytes = capacityBytes;
     this.reservation = reservation;
     this.memory = new ExtentMemory(capacityBytes);
     int capacityBlocks = (int) (capacityBytes >>> CacheKeys.BLOCK_SHIFT);
-    this.blockIndex = new LongIntHashMap(capacityBlocks);
-    this.startKey = new long[capacityBlocks];
-    this.blocks = new int[capacityBlocks];
-    this.page = new int[capacityBlocks];
-    this.pins = new int[capacityBlocks];
-    this.generation = new int[capacityBlocks];
-    this.state = new byte[capacityBlocks];
-    this.fillPos = new int[capacityBlocks];
-    this.segment = new MemorySegment[capacityBlocks];
-    this.freeSlots = new int[capacityBlocks];
-    this.filling = new int[capacityBlocks];
-    for (int i = 0; i < capacityBlocks; i++) {
-      freeSlots[i] = capacityBlocks - 1 - i;
-    }
-    this.freeSlotCount = capacityBlocks;
+    this.index = new ExtentIndex(capacityBlocks);
+    this.slots = new ExtentSlots(capacityBlocks);
+    this.stats = new CacheStats(this);
     this.policyConfig = config;
     this.policy = config.create(capacityBlocks, handler);
-    this.stats = new CacheStats(this);
   }
 
   /**
@@ -180,38 +143,38 @@ public final class ExtentCache implements AutoCloseable {
   public long lookupKey(long key) {
     checkOpen();
     applyPendingPolicyIfAny();
-    int slot = blockIndex.get(key);
-    if (slot == LongIntHashMap.MISSING) {
-      misses++;
+    int slot = index.slotAt(key);
+    if (slot == ExtentIndex.MISSING) {
+      stats.misses++;
       return MISS;
     }
-    hits++;
-    policy.recordHit(startKey[slot]);
-    return handle(slot);
+    stats.hits++;
+    policy.recordHit(slots.startKey(slot));
+    return slots.handle(slot);
   }
 
   /** Whether some cached extent covers the block; no stats, no policy update. */
   public boolean contains(long objectId, int block) {
     checkOpen();
-    return blockIndex.get(CacheKeys.key(objectId, block)) != LongIntHashMap.MISSING;
+    return index.slotAt(CacheKeys.key(objectId, block)) != ExtentIndex.MISSING;
   }
 
   /** The extent's bytes: {@code blockCount(handle) * 4096} of them, 4096-aligned. */
   public MemorySegment segment(long handle) {
-    return segment[slotOf(handle)];
+    return slots.segment(slots.slotOf(handle));
   }
 
   /** First block of the extent (the lookup may have named a later block in it). */
   public int firstBlock(long handle) {
-    return CacheKeys.block(startKey[slotOf(handle)]);
+    return CacheKeys.block(slots.startKey(slots.slotOf(handle)));
   }
 
   public long objectId(long handle) {
-    return CacheKeys.objectId(startKey[slotOf(handle)]);
+    return CacheKeys.objectId(slots.startKey(slots.slotOf(handle)));
   }
 
   public int blockCount(long handle) {
-    return blocks[slotOf(handle)];
+    return slots.blocks(slots.slotOf(handle));
   }
 
   // ---------------------------------------------------------------- filling
@@ -231,28 +194,18 @@ public final class ExtentCache implements AutoCloseable {
           "extent [" + firstBlock + ", " + (firstBlock + blocks) + ") runs past a 64 MiB object");
     }
     if (blocks > policy.capacityBlocks()) {
-      rejections++;
+      stats.rejections++;
       return NO_SPACE;
     }
     int p = memory.allocate(blocks);
     while (p == BuddyAllocator.NONE) {
       if (!policy.evictOne()) {
-        rejections++;
+        stats.rejections++;
         return NO_SPACE;
       }
       p = memory.allocate(blocks);
     }
-    int slot = freeSlots[--freeSlotCount];
-    startKey[slot] = key;
-    this.blocks[slot] = blocks;
-    page[slot] = p;
-    pins[slot] = 0;
-    generation[slot]++;
-    state[slot] = FILLING;
-    segment[slot] = memory.slice(p, blocks);
-    fillPos[slot] = fillingCount;
-    filling[fillingCount++] = slot;
-    return handle(slot);
+    return slots.handle(slots.allocate(key, blocks, p, memory.slice(p, blocks)));
   }
 
   /**
@@ -265,53 +218,51 @@ public final class ExtentCache implements AutoCloseable {
   public boolean publish(long handle) {
     checkOpen();
     applyPendingPolicyIfAny();
-    int slot = slotOf(handle);
-    byte s = state[slot];
-    if (s != FILLING && s != FILLING_STALE) {
+    int slot = slots.slotOf(handle);
+    byte s = slots.state(slot);
+    if (s != ExtentSlots.FILLING && s != ExtentSlots.FILLING_STALE) {
       throw new IllegalStateException(
-          "publish of an extent that is not filling: " + describe(slot));
+          "publish of an extent that is not filling: " + slots.describe(slot));
     }
-    removeFilling(slot);
-    if (s == FILLING_STALE) {
-      staleFills++;
+    slots.stopFilling(slot);
+    if (s == ExtentSlots.FILLING_STALE) {
+      stats.staleFills++;
       release(slot);
       return false;
     }
-    long key = startKey[slot];
-    int n = blocks[slot];
+    long key = slots.startKey(slot);
+    int n = slots.blocks(slot);
     for (int i = 0; i < n; i++) {
-      int other = blockIndex.get(key + i);
-      if (other != LongIntHashMap.MISSING) {
+      int other = index.slotAt(key + i);
+      if (other != ExtentIndex.MISSING) {
         drop(other);
       }
     }
     // These bytes are newer than any overlapping buffer still filling (e.g. a read issued
     // before this write became durable): that fill must not replace them when it publishes.
-    markFillsStale(key, key + n);
+    slots.markFillsStale(key, key + n);
     // Not yet indexed, so the handler cannot pick this extent as a victim of its own admission.
-    state[slot] = CACHED;
+    slots.setState(slot, ExtentSlots.CACHED);
     if (!policy.admit(key, n)) {
-      rejections++;
+      stats.rejections++;
       release(slot);
       return false;
     }
-    for (int i = 0; i < n; i++) {
-      blockIndex.put(key + i, slot);
-    }
-    cachedBlocks += n;
-    publishes++;
+    index.add(key, n, slot);
+    stats.cachedBlocks += n;
+    stats.publishes++;
     return true;
   }
 
   /** Gives back a buffer whose I/O failed or is no longer wanted. */
   public void abandon(long handle) {
     checkOpen();
-    int slot = slotOf(handle);
-    if (state[slot] != FILLING && state[slot] != FILLING_STALE) {
+    int slot = slots.slotOf(handle);
+    if (!slots.isFilling(slot)) {
       throw new IllegalStateException(
-          "abandon of an extent that is not filling: " + describe(slot));
+          "abandon of an extent that is not filling: " + slots.describe(slot));
     }
-    removeFilling(slot);
+    slots.stopFilling(slot);
     release(slot);
   }
 
@@ -320,25 +271,28 @@ public final class ExtentCache implements AutoCloseable {
   /** Keeps a cached extent (and its memory) alive until {@link #unpin}; counts nest. */
   public void pin(long handle) {
     checkOpen();
-    int slot = slotOf(handle);
-    if (state[slot] != CACHED) {
-      throw new IllegalStateException("pin of an extent that is not cached: " + describe(slot));
+    int slot = slots.slotOf(handle);
+    if (slots.state(slot) != ExtentSlots.CACHED) {
+      throw new IllegalStateException(
+          "pin of an extent that is not cached: " + slots.describe(slot));
     }
-    if (pins[slot]++ == 0) {
-      pinnedExtents++;
+    if (slots.pin(slot)) {
+      stats.pinnedExtents++;
     }
   }
 
   /** Drops one pin; an extent invalidated while pinned is freed at its last unpin. */
   public void unpin(long handle) {
     checkOpen();
-    int slot = slotOf(handle);
-    if (pins[slot] <= 0 || (state[slot] != CACHED && state[slot] != RETIRED)) {
-      throw new IllegalStateException("unpin of an extent that is not pinned: " + describe(slot));
+    int slot = slots.slotOf(handle);
+    byte s = slots.state(slot);
+    if (slots.pins(slot) <= 0 || (s != ExtentSlots.CACHED && s != ExtentSlots.RETIRED)) {
+      throw new IllegalStateException(
+          "unpin of an extent that is not pinned: " + slots.describe(slot));
     }
-    if (--pins[slot] == 0) {
-      pinnedExtents--;
-      if (state[slot] == RETIRED) {
+    if (slots.unpin(slot)) {
+      stats.pinnedExtents--;
+      if (s == ExtentSlots.RETIRED) {
         release(slot);
       }
     }
@@ -361,29 +315,18 @@ public final class ExtentCache implements AutoCloseable {
     long to = CacheKeys.key(objectId, 0) + toBlock;
     int dropped = 0;
     for (long k = from; k < to; k++) {
-      int slot = blockIndex.get(k);
-      if (slot != LongIntHashMap.MISSING) {
+      int slot = index.slotAt(k);
+      if (slot != ExtentIndex.MISSING) {
         // Skip the rest of this extent: drop() unindexes all of its blocks.
-        long end = startKey[slot] + blocks[slot];
+        long end = slots.startKey(slot) + slots.blocks(slot);
         drop(slot);
         dropped++;
         k = end - 1;
       }
     }
-    markFillsStale(from, to);
-    invalidations += dropped;
+    slots.markFillsStale(from, to);
+    stats.invalidations += dropped;
     return dropped;
-  }
-
-  /** Marks buffers still filling that overlap keys [from, to) so their publish is refused. */
-  private void markFillsStale(long from, long to) {
-    for (int i = 0; i < fillingCount; i++) {
-      int slot = filling[i];
-      long start = startKey[slot];
-      if (start < to && start + blocks[slot] > from) {
-        state[slot] = FILLING_STALE;
-      }
-    }
   }
 
   /** {@link #invalidate} of the whole object (remove). */
@@ -401,39 +344,31 @@ public final class ExtentCache implements AutoCloseable {
    * whose future is cancelled.
    */
   public CompletableFuture<PolicyConfig> requestPolicy(PolicyConfig config) {
-    PendingSwitch request = new PendingSwitch(config, new CompletableFuture<>());
-    PendingSwitch previous = pendingSwitch.getAndSet(request);
-    if (previous != null) {
-      previous.done.cancel(false);
-    }
-    return request.done;
+    return policyRequests.request(config);
   }
 
   /** Applies a requested switch, if any (owner thread); returns whether one was applied. */
   public boolean applyPendingPolicy() {
     if (closed) {
-      PendingSwitch request = pendingSwitch.getAndSet(null);
-      if (request != null) {
-        request.done.completeExceptionally(new IllegalStateException(name + " is closed"));
-      }
+      policyRequests.failPending(name);
       return false;
     }
     checkOpen();
-    PendingSwitch request = pendingSwitch.getAndSet(null);
+    PolicyRequests.Request request = policyRequests.take();
     if (request == null) {
       return false;
     }
-    ReplacementPolicy next = request.config.create(policy.capacityBlocks(), handler);
+    ReplacementPolicy next = request.config().create(policy.capacityBlocks(), handler);
     policy.forEachResident(next::adopt);
     policy = next;
-    policyConfig = request.config;
-    policySwitches++;
-    request.done.complete(request.config);
+    policyConfig = request.config();
+    stats.policySwitches++;
+    request.done().complete(request.config());
     return true;
   }
 
   private void applyPendingPolicyIfAny() {
-    if (pendingSwitch.getAcquire() != null) {
+    if (policyRequests.isPending()) {
       applyPendingPolicy();
     }
   }
@@ -444,93 +379,34 @@ public final class ExtentCache implements AutoCloseable {
 
   // ---------------------------------------------------------------- internals
 
-  private long handle(int slot) {
-    return ((long) generation[slot] << 32) | slot;
-  }
-
-  private int slotOf(long handle) {
-    if (handle < 0) {
-      throw new IllegalArgumentException("not an extent handle: " + handle);
-    }
-    int slot = (int) handle;
-    if (slot >= state.length || generation[slot] != (int) (handle >>> 32) || state[slot] == FREE) {
-      throw new IllegalStateException("stale extent handle: " + handle);
-    }
-    return slot;
-  }
-
   /** Removes a cached extent from index and policy; frees it unless pinned. */
   private void drop(int slot) {
     unindex(slot);
-    policy.remove(startKey[slot]);
-    if (pins[slot] > 0) {
-      state[slot] = RETIRED;
+    policy.remove(slots.startKey(slot));
+    if (slots.pins(slot) > 0) {
+      slots.setState(slot, ExtentSlots.RETIRED);
     } else {
       release(slot);
     }
   }
 
   private void unindex(int slot) {
-    long key = startKey[slot];
-    int n = blocks[slot];
-    for (int i = 0; i < n; i++) {
-      blockIndex.remove(key + i);
-    }
-    cachedBlocks -= n;
+    int n = slots.blocks(slot);
+    index.remove(slots.startKey(slot), n);
+    stats.cachedBlocks -= n;
   }
 
   private void release(int slot) {
-    memory.free(page[slot]);
-    state[slot] = FREE;
-    segment[slot] = null;
-    freeSlots[freeSlotCount++] = slot;
+    memory.free(slots.page(slot));
+    slots.release(slot);
   }
 
-  private void removeFilling(int slot) {
-    int pos = fillPos[slot];
-    int last = filling[--fillingCount];
-    filling[pos] = last;
-    fillPos[last] = pos;
-  }
-
-  private String describe(int slot) {
-    return "object "
-        + CacheKeys.objectId(startKey[slot])
-        + " blocks ["
-        + CacheKeys.block(startKey[slot])
-        + ", +"
-        + blocks[slot]
-        + ") state "
-        + state[slot];
-  }
-
-  /**
-   * Every data-path call: the cache must be open and on its owner thread. The owner is the first
-   * thread that makes such a call (a shard may be opened on the main thread and handed to its
-   * reactor); any other thread gets a {@link WrongThreadException} rather than silently corrupting
-   * the unsynchronized tables.
-   */
+  /** Every data-path call: the cache must be open and on its {@link OwnerThread}. */
   private void checkOpen() {
     if (closed) {
       throw new IllegalStateException(name + " is closed");
     }
-    Thread current = Thread.currentThread();
-    if (current != owner) {
-      bindOwner(current);
-    }
-  }
-
-  private void bindOwner(Thread current) {
-    if (owner != null) {
-      throw new WrongThreadException(
-          name
-              + " belongs to thread '"
-              + owner.getName()
-              + "', called from '"
-              + current.getName()
-              + "'");
-    }
-    owner = current;
+    owner.check();
   }
 
   long allocatedBytes() {
@@ -553,32 +429,27 @@ public final class ExtentCache implements AutoCloseable {
       memory.close();
     } finally {
       reservation.close();
-      PendingSwitch request = pendingSwitch.getAndSet(null);
-      if (request != null) {
-        request.done.completeExceptionally(new IllegalStateException(name + " is closed"));
-      }
+      policyRequests.failPending(name);
     }
   }
-
-  private record PendingSwitch(PolicyConfig config, CompletableFuture<PolicyConfig> done) {}
 
   /** The policy's view of pins and evictions: one instance, no allocation per call. */
   private final class Handler implements EvictionHandler {
     @Override
     public boolean isPinned(long key) {
-      int slot = blockIndex.get(key);
-      return slot != LongIntHashMap.MISSING && pins[slot] > 0;
+      int slot = index.slotAt(key);
+      return slot != ExtentIndex.MISSING && slots.pins(slot) > 0;
     }
 
     @Override
     public void evicted(long key, int weightBlocks) {
-      int slot = blockIndex.get(key);
-      if (slot == LongIntHashMap.MISSING || startKey[slot] != key) {
+      int slot = index.slotAt(key);
+      if (slot == ExtentIndex.MISSING || slots.startKey(slot) != key) {
         throw new IllegalStateException("policy evicted a key the cache does not hold: " + key);
       }
       unindex(slot);
       release(slot);
-      evictions++;
+      stats.evictions++;
     }
   }
 }

@@ -6,7 +6,7 @@ package io.tidestore.store.cache;
  *
  * <p><b>Threading:</b> owner thread only, see {@link ReplacementPolicy}.
  */
-public final class LruPolicy implements ReplacementPolicy {
+final class LruPolicy implements ReplacementPolicy {
   private static final byte LIST = 1;
 
   private final long capacity;

@@ -26,7 +26,7 @@ package io.tidestore.store.cache;
  *
  * <p><b>Threading:</b> owner thread only, see {@link ReplacementPolicy}.
  */
-public final class TwoQueuePolicy implements ReplacementPolicy {
+final class TwoQueuePolicy implements ReplacementPolicy {
   private static final byte A1IN = 1;
   private static final byte AM = 2;
   private static final byte A1OUT = 3;

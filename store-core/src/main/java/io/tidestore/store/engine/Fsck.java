@@ -3,7 +3,7 @@ package io.tidestore.store.engine;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
-import io.tidestore.store.io.IoQueues;
+import io.tidestore.store.io.backend.IoQueues;
 import io.tidestore.store.shard.ShardFsck;
 import java.io.IOException;
 import java.nio.file.Path;

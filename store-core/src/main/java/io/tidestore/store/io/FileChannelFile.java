@@ -6,37 +6,21 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
 /** An {@link IoFile} of the FileChannel backend: a channel opened with O_DIRECT. */
-final class FileChannelFile implements IoFile {
-  private final Path path;
+final class FileChannelFile extends AbstractIoFile {
   private final FileChannel channel;
-  private final boolean blockDevice;
-  private final FileChannelQueue queue;
-
-  /** Operations on this file not yet delivered (owner thread only). */
-  int inFlight;
 
   FileChannelFile(Path path, FileChannel channel, boolean blockDevice, FileChannelQueue queue) {
-    this.path = path;
+    super(queue, path, blockDevice);
     this.channel = channel;
-    this.blockDevice = blockDevice;
-    this.queue = queue;
-  }
-
-  FileChannelQueue queue() {
-    return queue;
   }
 
   FileChannel channel() {
     return channel;
   }
 
-  boolean isOpen() {
-    return channel.isOpen();
-  }
-
   @Override
-  public Path path() {
-    return path;
+  protected boolean isOpen() {
+    return channel.isOpen();
   }
 
   @Override
@@ -44,22 +28,7 @@ final class FileChannelFile implements IoFile {
     try {
       return channel.size();
     } catch (IOException e) {
-      throw new UncheckedIOException("size of " + path, e);
+      throw new UncheckedIOException("size of " + path(), e);
     }
-  }
-
-  @Override
-  public boolean isBlockDevice() {
-    return blockDevice;
-  }
-
-  @Override
-  public void close() {
-    queue.closeFile(this);
-  }
-
-  @Override
-  public String toString() {
-    return path.toString();
   }
 }

@@ -21,13 +21,11 @@ import java.util.concurrent.TimeUnit;
  * capacity, so they never block the owner. Durability: a durable write is write + force(false)
  * (fdatasync) on the worker, a linked write+sync runs both on one worker in order.
  */
-final class FileChannelQueue implements IoQueue {
+public final class FileChannelQueue extends AbstractIoQueue<FileChannelFile> {
   private static final System.Logger LOG = System.getLogger(FileChannelQueue.class.getName());
 
-  private final Thread owner;
   private final String reason;
   private final IoQueueConfig config;
-  private final int capacity;
   private final FallbackOp[] slots;
   private final int[] freeSlots;
   private int freeCount;
@@ -38,15 +36,20 @@ final class FileChannelQueue implements IoQueue {
   private final Thread[] workers;
   private final List<FileChannelFile> files = new ArrayList<>();
   private volatile Runnable listener;
-  private int inFlight;
-  private boolean closing;
-  private boolean closed;
 
-  FileChannelQueue(IoQueueConfig config, String reason) {
-    this.owner = Thread.currentThread();
+  /**
+   * A FileChannel queue owned by the calling thread; {@code reason} (why this backend) goes into
+   * {@link #describe()}. Use {@code IoQueues.create}, which chooses the backend.
+   */
+  public static IoQueue open(IoQueueConfig config, String reason) {
+    return new FileChannelQueue(config, reason);
+  }
+
+  private FileChannelQueue(IoQueueConfig config, String reason) {
+    super(config.capacity());
     this.reason = reason;
     this.config = config;
-    this.capacity = config.capacity();
+    int capacity = config.capacity();
     this.slots = new FallbackOp[capacity];
     this.freeSlots = new int[capacity];
     for (int i = 0; i < capacity; i++) {
@@ -63,7 +66,7 @@ final class FileChannelQueue implements IoQueue {
       workers[i] =
           Thread.ofPlatform()
               .daemon()
-              .name("tidestore-io-" + owner.getName() + "-" + i)
+              .name("tidestore-io-" + owner().getName() + "-" + i)
               .unstarted(this::workLoop);
       workers[i].start();
     }
@@ -93,7 +96,7 @@ final class FileChannelQueue implements IoQueue {
         + "): FileChannel with O_DIRECT on "
         + workers.length
         + " worker threads, capacity "
-        + capacity;
+        + capacity();
   }
 
   @Override
@@ -122,12 +125,8 @@ final class FileChannelQueue implements IoQueue {
     return file;
   }
 
-  void closeFile(FileChannelFile file) {
-    checkOwner();
-    if (file.inFlight > 0) {
-      throw new IllegalStateException(
-          file.inFlight + " operations still in flight on " + file + "; close after they complete");
-    }
+  @Override
+  protected void closeFile(FileChannelFile file) {
     if (files.remove(file)) {
       try {
         file.channel().close();
@@ -148,79 +147,16 @@ final class FileChannelQueue implements IoQueue {
   }
 
   @Override
-  public int alignment() {
-    return AlignedBufferPool.ALIGNMENT;
-  }
-
-  @Override
-  public int capacity() {
-    return capacity;
-  }
-
-  @Override
-  public int inFlight() {
-    return inFlight;
-  }
-
-  @Override
-  public void read(
-      IoFile file, long offset, MemorySegment buffer, IoCompletion completion, long tag) {
-    DirectIo.checkBuffer(buffer, true);
-    prepare(IoOpException.Op.READ, file, offset, buffer, completion, tag);
-  }
-
-  @Override
-  public void write(
-      IoFile file, long offset, MemorySegment buffer, IoCompletion completion, long tag) {
-    DirectIo.checkBuffer(buffer, false);
-    prepare(IoOpException.Op.WRITE, file, offset, buffer, completion, tag);
-  }
-
-  @Override
-  public void writeDurable(
-      IoFile file, long offset, MemorySegment buffer, IoCompletion completion, long tag) {
-    DirectIo.checkBuffer(buffer, false);
-    prepare(IoOpException.Op.WRITE_DURABLE, file, offset, buffer, completion, tag);
-  }
-
-  @Override
-  public void sync(IoFile file, IoCompletion completion, long tag) {
-    prepare(IoOpException.Op.SYNC, file, 0, null, completion, tag);
-  }
-
-  @Override
-  public void writeThenSync(
-      IoFile file, long offset, MemorySegment buffer, IoCompletion completion, long tag) {
-    DirectIo.checkBuffer(buffer, false);
-    prepare(IoOpException.Op.WRITE_THEN_SYNC, file, offset, buffer, completion, tag);
-  }
-
-  private void prepare(
+  protected void prepare(
       IoOpException.Op op,
-      IoFile file,
+      FileChannelFile file,
       long offset,
       MemorySegment buffer,
       IoCompletion completion,
       long tag) {
-    checkOwner();
-    if (closing) {
-      throw new IllegalStateException("queue is closing");
-    }
-    // A closed file of this queue is accepted: the operation fails with EBADF, like the kernel's.
-    if (!(file instanceof FileChannelFile channelFile) || channelFile.queue() != this) {
-      throw new IllegalArgumentException("file was not opened by this queue: " + file);
-    }
-    if (offset < 0) {
-      throw new IllegalArgumentException("negative offset " + offset);
-    }
-    if (freeCount == 0) {
-      throw new IoQueueFullException(capacity);
-    }
     FallbackOp slot = slots[freeSlots[--freeCount]];
-    slot.set(op, channelFile, offset, buffer, completion, tag, alignment());
-    channelFile.inFlight++;
+    slot.set(op, file, offset, buffer, completion, tag, alignment());
     prepared[preparedCount++] = slot;
-    inFlight++;
   }
 
   @Override
@@ -255,7 +191,7 @@ final class FileChannelQueue implements IoQueue {
     checkOpen();
     submit();
     int delivered = poll();
-    if (delivered > 0 || inFlight == 0) {
+    if (delivered > 0 || inFlight() == 0) {
       return delivered;
     }
     try {
@@ -276,10 +212,9 @@ final class FileChannelQueue implements IoQueue {
     int result = op.result;
     IoOpException error =
         result < 0 ? new IoOpException(op.op, -result, op.offset, op.length(), op.detail) : null;
-    op.file.inFlight--;
+    delivered(op.file);
     op.clear();
     freeSlots[freeCount++] = op.slot;
-    inFlight--;
     if (error == null) {
       completion.completed(tag, result);
     } else {
@@ -301,10 +236,10 @@ final class FileChannelQueue implements IoQueue {
   @Override
   public void close() {
     checkOwner();
-    if (closed) {
+    if (isClosed()) {
       return;
     }
-    closing = true;
+    markClosing();
     // Never handed to a worker: fail them, nothing touched their buffers.
     for (int i = 0; i < preparedCount; i++) {
       FallbackOp op = prepared[i];
@@ -317,13 +252,13 @@ final class FileChannelQueue implements IoQueue {
     // Handed to workers: they are inside blocking calls on the caller's buffers; wait for them.
     long deadline = System.nanoTime() + config.closeTimeout().toNanos();
     boolean interrupted = false;
-    while (inFlight > 0) {
+    while (inFlight() > 0) {
       long left = deadline - System.nanoTime();
       if (left <= 0) {
         LOG.log(
             System.Logger.Level.ERROR,
             "closing with {0} operations still running after {1}; their workers are left to finish",
-            inFlight,
+            inFlight(),
             config.closeTimeout());
         break;
       }
@@ -336,8 +271,8 @@ final class FileChannelQueue implements IoQueue {
         interrupted = true;
       }
     }
-    closed = true;
-    if (inFlight == 0) {
+    markClosed();
+    if (inFlight() == 0) {
       for (Thread worker : workers) {
         worker.interrupt();
       }
@@ -347,18 +282,6 @@ final class FileChannelQueue implements IoQueue {
     }
     if (interrupted) {
       Thread.currentThread().interrupt();
-    }
-  }
-
-  private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("queue is closed");
-    }
-  }
-
-  private void checkOwner() {
-    if (!owner.equals(Thread.currentThread())) {
-      throw new WrongThreadException("I/O queue is owned by " + owner.getName());
     }
   }
 }

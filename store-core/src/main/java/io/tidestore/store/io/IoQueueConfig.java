@@ -4,7 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How to build an {@link IoQueue} (see {@link IoQueues#create}). Immutable; safe to share.
+ * How to build an {@link IoQueue} (read by {@code io.tidestore.store.io.backend.IoQueues}, which
+ * picks the backend). Immutable; safe to share.
  *
  * @param capacity operations in flight at most (a power of two, 1..4096); the io_uring backend
  *     sizes its completion queue so that this many operations can never overflow it

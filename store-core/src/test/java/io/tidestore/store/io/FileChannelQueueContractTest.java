@@ -3,6 +3,7 @@ package io.tidestore.store.io;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.tidestore.store.io.backend.IoQueues;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.CountDownLatch;
@@ -11,19 +12,13 @@ import org.junit.jupiter.api.Test;
 
 /** The contract against the FileChannel backend. */
 class FileChannelQueueContractTest extends IoQueueContractTest {
+  FileChannelQueueContractTest() {
+    super(IoBackend.FILE_CHANNEL, false);
+  }
+
   @Override
   protected IoQueue newQueue(IoQueueConfig config) throws IOException {
     return IoQueues.create(config.withBackend(IoQueueConfig.Backend.FILE_CHANNEL));
-  }
-
-  @Override
-  protected IoBackend expectedBackend() {
-    return IoBackend.FILE_CHANNEL;
-  }
-
-  @Override
-  protected boolean registersBuffers() {
-    return false;
   }
 
   @Test

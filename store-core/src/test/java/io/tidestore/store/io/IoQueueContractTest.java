@@ -35,11 +35,17 @@ public abstract class IoQueueContractTest {
   /** Creates the backend under test, owned by the calling thread. */
   protected abstract IoQueue newQueue(IoQueueConfig config) throws IOException;
 
-  /** The backend the subclass expects to have been built. */
-  protected abstract IoBackend expectedBackend();
+  private final IoBackend expectedBackend;
+  private final boolean registersBuffers;
 
-  /** Whether {@link IoQueue#registerBuffers} takes effect on this backend. */
-  protected abstract boolean registersBuffers();
+  /**
+   * @param expectedBackend the backend the subclass's queue must report
+   * @param registersBuffers whether {@link IoQueue#registerBuffers} takes effect on it
+   */
+  protected IoQueueContractTest(IoBackend expectedBackend, boolean registersBuffers) {
+    this.expectedBackend = expectedBackend;
+    this.registersBuffers = registersBuffers;
+  }
 
   protected IoQueueConfig config() {
     return IoQueueConfig.defaults().withCapacity(CAPACITY).withFallbackThreads(4);
@@ -49,7 +55,7 @@ public abstract class IoQueueContractTest {
   void setUp() throws IOException {
     dir = TestFiles.createDirectory("tidestore-ioq-");
     queue = newQueue(config());
-    assertEquals(expectedBackend(), queue.backend(), queue.describe());
+    assertEquals(expectedBackend, queue.backend(), queue.describe());
     pool = AlignedBufferPool.allocate(128 * 1024, 2 * CAPACITY + 4);
     file = queue.open(dir.resolve("data"), IoFile.Mode.CREATE);
   }
@@ -93,7 +99,7 @@ public abstract class IoQueueContractTest {
 
   @Test
   void roundTripsAtManyOffsetsAndSizes() throws IOException {
-    assertEquals(registersBuffers(), queue.registerBuffers(pool.region()));
+    assertEquals(registersBuffers, queue.registerBuffers(pool.region()));
     int[] sizes = {K4, 2 * K4, 12 * K4, 32 * K4};
     long[] offsets = {0, K4, 5L * K4, 256L * K4, 3L * 1024 * 1024 + K4, 64L * 1024 * 1024};
     Recorder writes = new Recorder();
@@ -351,7 +357,7 @@ public abstract class IoQueueContractTest {
 
   @Test
   void describeNamesTheBackend() {
-    assertTrue(queue.describe().startsWith(expectedBackend().name()), queue.describe());
+    assertTrue(queue.describe().startsWith(expectedBackend.name()), queue.describe());
     assertFalse(queue.describe().isBlank());
   }
 

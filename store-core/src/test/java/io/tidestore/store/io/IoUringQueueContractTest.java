@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tidestore.store.io.backend.IoQueues;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -15,19 +16,13 @@ import org.junit.jupiter.api.Test;
  * IO_URING} demanded: no silent fallback can pass.
  */
 class IoUringQueueContractTest extends IoQueueContractTest {
+  IoUringQueueContractTest() {
+    super(IoBackend.IO_URING, true);
+  }
+
   @Override
   protected IoQueue newQueue(IoQueueConfig config) throws IOException {
     return IoQueues.create(config.withBackend(IoQueueConfig.Backend.IO_URING));
-  }
-
-  @Override
-  protected IoBackend expectedBackend() {
-    return IoBackend.IO_URING;
-  }
-
-  @Override
-  protected boolean registersBuffers() {
-    return true;
   }
 
   @Test

@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  *
  * <p>Not thread-safe; one reader per trace.
  */
-public final class TraceReader {
+final class TraceReader {
   private static final String V2_HEADER = "fio version 2 iolog";
   private static final String V3_HEADER = "fio version 3 iolog";
   static final int FILE_SHIFT = 40;

@@ -21,6 +21,8 @@ import java.util.List;
  * and closed on the owner thread (SINGLE_ISSUER binds the ring to the creating task).
  */
 final class Ring {
+  private static final System.Logger LOG = System.getLogger(Ring.class.getName());
+
   /**
    * Setup flag sets, best first. The kernel answers EINVAL to a flag it does not know (or a
    * combination it refuses: DEFER_TASKRUN needs SINGLE_ISSUER, io_uring_setup(2)), so each is tried
@@ -168,6 +170,55 @@ final class Ring {
       throw new IoUringSetupException("mmap SQEs", (int) -sqes);
     }
     return new long[] {sqRing, sqRingSize, cqRing, cqRingSize, sqes, sqesSize};
+  }
+
+  /**
+   * Blocking work (every fdatasync, writes the kernel cannot issue without waiting) runs on the
+   * ring's io-wq workers, whose "bounded" pool defaults to 4 per CPU (io_uring/io-wq.c): on a small
+   * machine that caps a depth-32 queue of syncs at 8. Raise it to {@code workers}
+   * (IORING_REGISTER_IOWQ_MAX_WORKERS, 5.15; values[1] = 0 keeps the unbounded pool as is). Best
+   * effort: returns the cap in effect, 0 when the kernel refused.
+   */
+  int raiseIoWorkerCap(int workers) {
+    int rc;
+    try (Arena temp = Arena.ofConfined()) {
+      MemorySegment values = temp.allocate(ValueLayout.JAVA_INT, 2);
+      values.set(ValueLayout.JAVA_INT, 0, workers);
+      values.set(ValueLayout.JAVA_INT, 4, 0);
+      rc =
+          sys.ioUringRegister(
+              state, fd, IoUringAbi.IORING_REGISTER_IOWQ_MAX_WORKERS, values.address(), 2);
+    }
+    if (rc < 0) {
+      LOG.log(
+          System.Logger.Level.INFO,
+          "io_uring io-wq worker cap not raised ({0}); blocking ops share the default pool",
+          Errno.name(-rc));
+      return 0;
+    }
+    return workers;
+  }
+
+  /**
+   * Creates an eventfd and registers it so the kernel signals it on every posted CQE
+   * (IORING_REGISTER_EVENTFD); returns it, the caller's to close after the ring.
+   */
+  int registerEventFd() throws IoUringSetupException {
+    int eventFd = sys.eventfd(state);
+    if (eventFd < 0) {
+      throw new IoUringSetupException("eventfd", -eventFd);
+    }
+    int rc;
+    try (Arena temp = Arena.ofConfined()) {
+      MemorySegment fdArg = temp.allocate(ValueLayout.JAVA_INT);
+      fdArg.set(ValueLayout.JAVA_INT, 0, eventFd);
+      rc = sys.ioUringRegister(state, fd, IoUringAbi.IORING_REGISTER_EVENTFD, fdArg.address(), 1);
+    }
+    if (rc < 0) {
+      closeQuietly(eventFd);
+      throw new IoUringSetupException("IORING_REGISTER_EVENTFD", -rc);
+    }
+    return eventFd;
   }
 
   boolean has(int setupFlag) {

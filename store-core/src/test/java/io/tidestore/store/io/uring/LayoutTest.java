@@ -3,6 +3,7 @@ package io.tidestore.store.io.uring;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.tidestore.store.io.TestFiles;
+import io.tidestore.store.testing.RequiredTools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,7 +11,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -188,8 +188,8 @@ class LayoutTest {
   @Test
   void matchesTheInstalledKernelHeader() throws IOException, InterruptedException {
     Path header = Path.of("/usr/include/linux/io_uring.h");
-    Assumptions.assumeTrue(Files.exists(header), "linux-libc-dev not installed");
-    Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/cc")), "no C compiler");
+    RequiredTools.file(header, "linux-libc-dev");
+    RequiredTools.command("cc", "gcc");
     Path dir = TestFiles.createDirectory("tidestore-layout-");
     try {
       StringBuilder c = new StringBuilder();

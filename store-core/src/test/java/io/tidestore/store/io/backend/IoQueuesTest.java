@@ -1,4 +1,4 @@
-package io.tidestore.store.io;
+package io.tidestore.store.io.backend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tidestore.store.io.Errno;
+import io.tidestore.store.io.IoBackend;
+import io.tidestore.store.io.IoQueue;
+import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.io.uring.IoUringSetupException;
 import io.tidestore.store.nativeio.Libc;
 import java.util.Optional;

@@ -1,5 +1,9 @@
-package io.tidestore.store.io;
+package io.tidestore.store.io.backend;
 
+import io.tidestore.store.io.Errno;
+import io.tidestore.store.io.FileChannelQueue;
+import io.tidestore.store.io.IoQueue;
+import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.io.uring.IoUring;
 import io.tidestore.store.io.uring.IoUringSetupException;
 import io.tidestore.store.nativeio.Libc;
@@ -41,14 +45,14 @@ public final class IoQueues {
   private static IoQueue choose(IoQueueConfig config, Optional<Libc> libc, RingOpener rings)
       throws IoUringSetupException {
     if (config.backend() == IoQueueConfig.Backend.FILE_CHANNEL) {
-      return new FileChannelQueue(config, "configured backend FILE_CHANNEL");
+      return FileChannelQueue.open(config, "configured backend FILE_CHANNEL");
     }
     if (libc.isEmpty()) {
       String why = "io_uring needs native access: " + Libc.unavailableReason().orElse("denied");
       if (config.backend() == IoQueueConfig.Backend.IO_URING) {
         throw new IoUringSetupException(why, Errno.EPERM);
       }
-      return new FileChannelQueue(config, why);
+      return FileChannelQueue.open(config, why);
     }
     String chosen =
         config.backend() == IoQueueConfig.Backend.IO_URING
@@ -58,7 +62,7 @@ public final class IoQueues {
       return rings.open(config, libc.get(), chosen);
     } catch (IoUringSetupException e) {
       if (config.backend() == IoQueueConfig.Backend.AUTO && unavailable(e.errno())) {
-        return new FileChannelQueue(config, "io_uring unavailable: " + e.getMessage());
+        return FileChannelQueue.open(config, "io_uring unavailable: " + e.getMessage());
       }
       throw e;
     }

@@ -1,15 +1,10 @@
-package io.tidestore.osd.classic;
+package io.tidestore.store.io.handoff;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.channel.IoEventLoop;
-import io.tidestore.osd.cpu.CpuAllocator;
-import io.tidestore.osd.reactor.IoQueueLoopBinding;
-import io.tidestore.osd.reactor.Reactors;
-import io.tidestore.osd.reactor.Transport;
 import io.tidestore.store.io.AlignedBufferPool;
 import io.tidestore.store.io.Errno;
 import io.tidestore.store.io.IoCompletion;
@@ -17,14 +12,13 @@ import io.tidestore.store.io.IoFile;
 import io.tidestore.store.io.IoOpException;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.io.IoQueueFullException;
+import io.tidestore.store.io.TestFiles;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -34,40 +28,31 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The classic engine's I/O hand-off on real threads and a real ring: an op worker loop owns the
- * queue, an I/O loop owns the ring; data written through one is read back through it, every
- * completion arrives on the worker exactly once, and close cancels what the ring never saw.
+ * The classic engine's I/O hand-off on real threads and a real ring: a worker thread owns the
+ * queue, an I/O thread owns the ring; data written through one is read back through it, every
+ * completion arrives on the worker exactly once, and close cancels what the ring never saw. (The
+ * daemon's Netty loops as these threads: osd-server's EventLoopIoThreadTest.)
  */
 class IoThreadQueueTest {
   private static final int OPS = 32;
 
-  private Reactors workers;
-  private Reactors io;
-  private IoEventLoop worker;
+  private TestIoThread worker;
+  private TestIoThread io;
   private Path dir;
 
   @BeforeEach
   void setUp() throws IOException {
-    int[] one = {CpuAllocator.UNPINNED};
-    workers = Reactors.start("osd-op", Transport.EPOLL, one, Optional.empty());
-    io = Reactors.start("io", Transport.EPOLL, one, Optional.empty());
-    worker = workers.get(0).loop();
+    worker = new TestIoThread("worker-0");
+    io = new TestIoThread("io-0");
     // O_DIRECT needs a real file system (tmpfs refuses it).
-    dir =
-        Files.createTempDirectory(
-            Path.of(System.getProperty("tidestore.test.dir", "/var/tmp")), "tidestore-iothread-");
+    dir = TestFiles.createDirectory("tidestore-iothread-");
   }
 
   @AfterEach
   void tearDown() throws Exception {
-    workers.close();
+    worker.close();
     io.close();
-    try (var files = Files.list(dir)) {
-      for (Path p : files.toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
-    Files.deleteIfExists(dir);
+    TestFiles.deleteRecursively(dir);
   }
 
   private <T> T onWorker(Callable<T> work) throws Exception {
@@ -117,8 +102,8 @@ class IoThreadQueueTest {
     Object[] opened =
         onWorker(
             () -> {
-              IoThreadQueue queue = IoThreadQueue.open(io.get(0).loop(), config);
-              IoQueueLoopBinding binding = IoQueueLoopBinding.bind(worker, queue);
+              IoThreadQueue queue = IoThreadQueue.open(io, config);
+              IoThread.Reaping binding = worker.reap(queue);
               queue.registerBuffers(pool.region());
               IoFile file = queue.open(dir.resolve("data"), IoFile.Mode.CREATE);
               for (int i = 0; i < OPS; i++) {
@@ -142,14 +127,14 @@ class IoThreadQueueTest {
     for (int i = 0; i < OPS; i++) {
       assertEquals(4096, writes.results[i], "write " + i + " completed once, in full");
     }
-    assertTrue(writes.threads.stream().allMatch("osd-op-0"::equals), writes.threads.toString());
+    assertTrue(writes.threads.stream().allMatch("worker-0"::equals), writes.threads.toString());
 
     // Reads through await(), the path a shard's mount takes: no binding needed.
     Outcomes reads = new Outcomes(OPS);
     List<MemorySegment> into = new ArrayList<>();
     onWorker(
         () -> {
-          ((IoQueueLoopBinding) opened[1]).close();
+          ((IoThread.Reaping) opened[1]).close();
           queue.setCompletionListener(null);
           for (int i = 0; i < OPS; i++) {
             MemorySegment buffer = pool.acquire();
@@ -185,8 +170,7 @@ class IoThreadQueueTest {
     Outcomes outcomes = new Outcomes(8);
     onWorker(
         () -> {
-          IoThreadQueue queue =
-              IoThreadQueue.open(io.get(0).loop(), IoQueueConfig.defaults().withCapacity(8));
+          IoThreadQueue queue = IoThreadQueue.open(io, IoQueueConfig.defaults().withCapacity(8));
           IoFile file = queue.open(dir.resolve("close"), IoFile.Mode.CREATE);
           for (int i = 0; i < 8; i++) {
             taken.add(pool.acquire());
@@ -215,7 +199,7 @@ class IoThreadQueueTest {
     for (int i = 4; i < 8; i++) {
       assertEquals(Errno.ECANCELED, outcomes.errors[i].errno(), "never submitted: op " + i);
     }
-    assertTrue(outcomes.threads.stream().allMatch("osd-op-0"::equals));
+    assertTrue(outcomes.threads.stream().allMatch("worker-0"::equals));
     onWorker(
         () -> {
           taken.forEach(pool::release);
@@ -226,13 +210,11 @@ class IoThreadQueueTest {
 
   @Test
   void onlyTheOwnerMayUseTheQueue() throws Exception {
-    IoThreadQueue queue =
-        onWorker(() -> IoThreadQueue.open(io.get(0).loop(), IoQueueConfig.defaults()));
+    IoThreadQueue queue = onWorker(() -> IoThreadQueue.open(io, IoQueueConfig.defaults()));
     assertThrows(WrongThreadException.class, queue::poll);
     ExecutionException onIo =
         assertThrows(
-            ExecutionException.class,
-            () -> io.get(0).loop().submit(() -> IoThreadQueue.open(io.get(0).loop(), null)).get());
+            ExecutionException.class, () -> io.submit(() -> IoThreadQueue.open(io, null)).get());
     assertInstanceOf(IllegalStateException.class, onIo.getCause());
     onWorker(
         () -> {

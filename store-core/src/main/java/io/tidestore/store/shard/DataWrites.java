@@ -22,7 +22,6 @@ import java.lang.foreign.MemorySegment;
 final class DataWrites {
   private final ShardContext ctx;
   private final Journal journal;
-  private final Staging staging;
   private final MutationGate gate;
   private final MergeBases bases;
   private final SpaceWaits space;
@@ -38,14 +37,12 @@ final class DataWrites {
   DataWrites(
       ShardContext ctx,
       Journal journal,
-      Staging staging,
       MutationGate gate,
       MergeBases bases,
       SpaceWaits space,
       long capacityBlocks) {
     this.ctx = ctx;
     this.journal = journal;
-    this.staging = staging;
     this.gate = gate;
     this.bases = bases;
     this.space = space;
@@ -94,21 +91,22 @@ final class DataWrites {
                   + "-byte segment); split it into several writes"));
       return;
     }
-    if (gate.refused(done)) {
-      return;
-    }
-    ObjectEntry e = gate.entryForWrite(key, done);
-    if (e == null) {
-      return;
-    }
-    StagedObject s = staging.of(e);
-    if (s.waiting != null) {
-      MemorySegment copy = MergeBases.heapCopy(data);
-      s.waiting.add(() -> doWrite(e, s, offset, copy, done, true));
-      return;
-    }
-    doWrite(e, s, offset, data, done, false);
-    staging.settle(s); // when it completed without staging anything
+    gate.submit(
+        key,
+        true,
+        done,
+        new MutationGate.Mutation() {
+          @Override
+          public void run(ObjectEntry e, StagedObject s) {
+            doWrite(e, s, offset, data, done, false);
+          }
+
+          @Override
+          public MutationGate.Mutation forLater() {
+            MemorySegment copy = MergeBases.heapCopy(data);
+            return (e, s) -> doWrite(e, s, offset, copy, done, true);
+          }
+        });
   }
 
   private void doWrite(

@@ -106,9 +106,8 @@ final class LogShard implements ShardStore, Journal.Listener {
             this::writesWaitForSpace);
     MutationGate gate = new MutationGate(ctx, journal, staging);
     this.space = new SpaceWaits(ctx, journal, cleaner, checkpointer, gate);
-    this.writes =
-        new DataWrites(ctx, journal, staging, gate, bases, space, cleaner.capacityBlocks());
-    this.metadata = new MetadataWrites(ctx, journal, staging, gate, bases, space);
+    this.writes = new DataWrites(ctx, journal, gate, bases, space, cleaner.capacityBlocks());
+    this.metadata = new MetadataWrites(ctx, journal, gate, bases, space);
   }
 
   private void spaceFreed() {

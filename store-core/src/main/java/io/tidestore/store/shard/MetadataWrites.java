@@ -22,21 +22,14 @@ import java.nio.charset.StandardCharsets;
 final class MetadataWrites {
   private final ShardContext ctx;
   private final Journal journal;
-  private final Staging staging;
   private final MutationGate gate;
   private final MergeBases bases;
   private final SpaceWaits space;
 
   MetadataWrites(
-      ShardContext ctx,
-      Journal journal,
-      Staging staging,
-      MutationGate gate,
-      MergeBases bases,
-      SpaceWaits space) {
+      ShardContext ctx, Journal journal, MutationGate gate, MergeBases bases, SpaceWaits space) {
     this.ctx = ctx;
     this.journal = journal;
-    this.staging = staging;
     this.gate = gate;
     this.bases = bases;
     this.space = space;
@@ -52,18 +45,7 @@ final class MetadataWrites {
               "size " + size + " outside [0, " + ShardStore.MAX_OBJECT_BYTES + "]"));
       return;
     }
-    if (gate.refused(done)) {
-      return;
-    }
-    ObjectEntry e = gate.entryForWrite(key, done);
-    if (e == null) {
-      return;
-    }
-    StagedObject s = staging.of(e);
-    if (!gate.queuedBehind(s, () -> doTruncate(e, s, size, done))) {
-      doTruncate(e, s, size, done);
-      staging.settle(s);
-    }
+    gate.submit(key, true, done, (e, s) -> doTruncate(e, s, size, done));
   }
 
   private void doTruncate(ObjectEntry e, StagedObject s, long size, StoreCompletion<Void> done) {
@@ -110,9 +92,8 @@ final class MetadataWrites {
             + DeltaDescriptor.TRUNCATE_LENGTH;
     // Shrinking frees space, so it may use the cleaner's reserve: a full store must be able to
     // truncate. Growing only writes metadata.
-    Batch batch = journal.reserve(meta, partialBase != null ? 1 : 0, true);
+    Batch batch = reserveFreeing(meta, partialBase != null ? 1 : 0, done);
     if (batch == null) {
-      done.complete(null, journal.failure() != null ? journal.failure() : space.noSpace());
       gate.forgetIfUnused(e, s);
       return;
     }
@@ -145,19 +126,7 @@ final class MetadataWrites {
   // ---------------------------------------------------------------- remove
 
   void remove(ObjectKey key, StoreCompletion<Void> done) {
-    if (gate.refused(done)) {
-      return;
-    }
-    ObjectEntry e = ctx.index.get(key);
-    if (e == null) {
-      done.complete(null, MutationGate.notFound(key));
-      return;
-    }
-    StagedObject s = staging.of(e);
-    if (!gate.queuedBehind(s, () -> doRemove(e, s, done))) {
-      doRemove(e, s, done);
-      staging.settle(s);
-    }
+    gate.submit(key, false, done, (e, s) -> doRemove(e, s, done));
   }
 
   private void doRemove(ObjectEntry e, StagedObject s, StoreCompletion<Void> done) {
@@ -168,10 +137,8 @@ final class MetadataWrites {
       done.complete(null, MutationGate.notFound(e.key));
       return;
     }
-    // Removing frees space, so it may use the cleaner's reserve.
-    Batch batch = journal.reserve(DeltaDescriptor.REMOVE_LENGTH, 0, true);
+    Batch batch = reserveFreeing(DeltaDescriptor.REMOVE_LENGTH, 0, done);
     if (batch == null) {
-      done.complete(null, journal.failure() != null ? journal.failure() : space.noSpace());
       return;
     }
     journal.deltas().remove(e.id);
@@ -195,20 +162,12 @@ final class MetadataWrites {
       done.complete(null, bad);
       return;
     }
-    if (gate.refused(done)) {
-      return;
-    }
     byte[] copy = value.clone();
-    ObjectEntry e = gate.entryForWrite(key, done);
-    if (e == null) {
-      return;
-    }
-    StagedObject s = staging.of(e);
-    Runnable op = () -> space.stageOrPark(e, s, () -> doSetXattr(e, s, name, copy, done), done);
-    if (!gate.queuedBehind(s, op)) {
-      op.run();
-      staging.settle(s);
-    }
+    gate.submit(
+        key,
+        true,
+        done,
+        (e, s) -> space.stageOrPark(e, s, () -> doSetXattr(e, s, name, copy, done), done));
   }
 
   private boolean doSetXattr(
@@ -241,19 +200,7 @@ final class MetadataWrites {
       done.complete(null, bad);
       return;
     }
-    if (gate.refused(done)) {
-      return;
-    }
-    ObjectEntry e = ctx.index.get(key);
-    if (e == null) {
-      done.complete(null, MutationGate.notFound(key));
-      return;
-    }
-    StagedObject s = staging.of(e);
-    if (!gate.queuedBehind(s, () -> doRemoveXattr(e, s, name, done))) {
-      doRemoveXattr(e, s, name, done);
-      staging.settle(s);
-    }
+    gate.submit(key, false, done, (e, s) -> doRemoveXattr(e, s, name, done));
   }
 
   private void doRemoveXattr(
@@ -266,13 +213,25 @@ final class MetadataWrites {
       return;
     }
     int meta = DeltaWriter.removeXattrLength(name.getBytes(StandardCharsets.UTF_8).length);
-    Batch batch = journal.reserve(meta, 0, true);
+    Batch batch = reserveFreeing(meta, 0, done);
     if (batch == null) {
-      done.complete(null, journal.failure() != null ? journal.failure() : space.noSpace());
       return;
     }
     journal.deltas().removeXattr(e.id, name);
     gate.staged(s, batch, done);
+  }
+
+  /**
+   * Room in the open batch for an operation that frees space (or changes almost nothing): it may
+   * use the cleaner's reserve, so a full store can still shrink and remove. Null, with {@code done}
+   * failed (the journal's failure or NO_SPACE), when there is none.
+   */
+  private Batch reserveFreeing(int metaBytes, int dataBlocks, StoreCompletion<Void> done) {
+    Batch batch = journal.reserve(metaBytes, dataBlocks, true);
+    if (batch == null) {
+      done.complete(null, journal.failure() != null ? journal.failure() : space.noSpace());
+    }
+    return batch;
   }
 
   private static StoreException checkXattrName(String name) {

@@ -48,7 +48,7 @@ final class MutationGate {
    * The entry to stage a mutation of {@code key} into, created if new; null (and {@code done}
    * failed with NO_MEMORY) when a new one would exceed the index's share of the memory limit.
    */
-  ObjectEntry entryForWrite(ObjectKey key, StoreCompletion<?> done) {
+  private ObjectEntry entryForWrite(ObjectKey key, StoreCompletion<?> done) {
     ObjectEntry e = ctx.index.get(key);
     if (e == null && ctx.index.admitsNewObject()) {
       e = ctx.index.create(key);
@@ -74,13 +74,49 @@ final class MutationGate {
             + " and remove; raise --memory-limit or remove objects");
   }
 
-  /** Queues {@code op} behind a waiting mutation of {@code s}; false when none waits. */
-  boolean queuedBehind(StagedObject s, Runnable op) {
-    if (s.waiting == null) {
-      return false;
+  /** One mutation of an object, run when it is the object's turn. */
+  interface Mutation {
+    void run(ObjectEntry e, StagedObject s);
+
+    /**
+     * This mutation as it runs later, queued behind another: it must not refer to the caller's
+     * buffers, which the caller may reuse once the call returns.
+     */
+    default Mutation forLater() {
+      return this;
     }
-    s.waiting.add(op);
-    return true;
+  }
+
+  /**
+   * Runs {@code m} on the entry of {@code key} in per-object order: at once, or queued behind a
+   * mutation of the object that waits. Fails {@code done} instead when the shard takes no mutation,
+   * when the object does not exist and {@code create} is false (NOT_FOUND), or when a new entry
+   * would exceed the index's memory (NO_MEMORY).
+   */
+  void submit(ObjectKey key, boolean create, StoreCompletion<?> done, Mutation m) {
+    if (refused(done)) {
+      return;
+    }
+    ObjectEntry e;
+    if (create) {
+      e = entryForWrite(key, done);
+    } else {
+      e = ctx.index.get(key);
+      if (e == null) {
+        done.complete(null, notFound(key));
+      }
+    }
+    if (e == null) {
+      return;
+    }
+    StagedObject s = staging.of(e);
+    if (s.waiting != null) {
+      Mutation later = m.forLater();
+      s.waiting.add(() -> later.run(e, s));
+      return;
+    }
+    m.run(e, s);
+    staging.settle(s); // when it completed without staging anything
   }
 
   /** Makes later mutations of {@code s} queue until {@link #resume}. */

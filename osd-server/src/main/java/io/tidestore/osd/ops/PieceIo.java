@@ -1,6 +1,7 @@
 package io.tidestore.osd.ops;
 
 import io.netty.buffer.ByteBuf;
+import io.tidestore.store.api.Allocation;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.StoreCompletion;
 import java.lang.foreign.MemorySegment;
@@ -35,6 +36,19 @@ public interface PieceIo {
    * once durable. A longer write fails (EINVAL from the store).
    */
   void write(Target target, long offset, ByteBuf data, StoreCompletion<Void> done);
+
+  /**
+   * Frees the blocks of {@code [offset, offset + length)} (multiples of the block size): they read
+   * as zeros and are holes; NOT_FOUND for a missing object ({@link
+   * io.tidestore.store.api.ShardStore#punch}).
+   */
+  void punch(Target target, long offset, long length, StoreCompletion<Void> done);
+
+  /**
+   * Which bytes of {@code [offset, offset + length)} hold data; NOT_FOUND for a missing object
+   * ({@link io.tidestore.store.api.ShardStore#allocation}).
+   */
+  void allocation(Target target, long offset, long length, StoreCompletion<Allocation> done);
 
   /**
    * The largest {@code data} one {@link #write} accepts, for every target: the store's largest

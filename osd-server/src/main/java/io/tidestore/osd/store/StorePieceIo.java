@@ -5,9 +5,12 @@ import io.netty.util.concurrent.EventExecutor;
 import io.tidestore.osd.ops.ObjectNames;
 import io.tidestore.osd.ops.PieceIo;
 import io.tidestore.osd.shard.Handoff;
+import io.tidestore.store.api.Allocation;
 import io.tidestore.store.api.ObjectKey;
+import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreCompletion;
 import java.lang.foreign.MemorySegment;
+import java.util.function.BiConsumer;
 
 /**
  * The image data path's fast way into the mounted shards ({@link PieceIo}): a call on the owning
@@ -32,9 +35,31 @@ final class StorePieceIo implements PieceIo {
   @Override
   public void read(
       PieceIo.Target target, long offset, MemorySegment into, StoreCompletion<Integer> done) {
+    onShard(target, done, (shard, reply) -> shard.read(target.key(), offset, into, reply));
+  }
+
+  @Override
+  public void punch(PieceIo.Target target, long offset, long length, StoreCompletion<Void> done) {
+    onShard(target, done, (shard, reply) -> shard.punch(target.key(), offset, length, reply));
+  }
+
+  @Override
+  public void allocation(
+      PieceIo.Target target, long offset, long length, StoreCompletion<Allocation> done) {
+    onShard(target, done, (shard, reply) -> shard.allocation(target.key(), offset, length, reply));
+  }
+
+  /**
+   * Runs {@code op} on the target's shard: at once on its owning reactor, else handed over once,
+   * with the completion handed back to the calling reactor.
+   */
+  private <T> void onShard(
+      PieceIo.Target target,
+      StoreCompletion<T> done,
+      BiConsumer<ShardStore, StoreCompletion<T>> op) {
     ReactorShards owner = shards.ownerOf(target.shard());
     if (owner.reactor().loop().inEventLoop()) {
-      owner.shard(target.shard()).read(target.key(), offset, into, done);
+      op.accept(owner.shard(target.shard()), done);
       return;
     }
     EventExecutor caller = router.callerLoop(owner);
@@ -42,14 +67,9 @@ final class StorePieceIo implements PieceIo {
         owner,
         done,
         () ->
-            owner
-                .shard(target.shard())
-                .read(
-                    target.key(),
-                    offset,
-                    into,
-                    (count, failure) ->
-                        Handoff.replyOn(caller, () -> done.complete(count, failure))));
+            op.accept(
+                owner.shard(target.shard()),
+                (value, failure) -> Handoff.replyOn(caller, () -> done.complete(value, failure))));
   }
 
   @Override

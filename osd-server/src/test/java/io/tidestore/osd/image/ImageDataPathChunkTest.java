@@ -10,6 +10,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.tidestore.osd.ops.ObjectOpsException;
 import io.tidestore.osd.ops.PieceIo;
+import io.tidestore.store.api.Allocation;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.api.StoreException;
@@ -69,6 +70,17 @@ class ImageDataPathChunkTest {
       } finally {
         data.release();
       }
+    }
+
+    @Override
+    public void punch(Target target, long offset, long length, StoreCompletion<Void> done) {
+      org.junit.jupiter.api.Assertions.fail("the write path never punches");
+    }
+
+    @Override
+    public void allocation(
+        Target target, long offset, long length, StoreCompletion<Allocation> done) {
+      org.junit.jupiter.api.Assertions.fail("the write path never asks for allocation");
     }
 
     @Override

@@ -15,7 +15,7 @@ import java.lang.foreign.MemorySegment;
  *   <li>{@link #insertDurable} when a write is applied: its record is durable and every earlier
  *       record is applied (journal-sequence order), so the cache never holds a block that could be
  *       lost or be overtaken by an older write;
- *   <li>{@link #invalidate} when a truncate or remove is applied, from a block index on.
+ *   <li>{@link #invalidate} when a truncate, punch or remove is applied, for the blocks it drops.
  * </ul>
  *
  * Segments passed in are only valid during the call: an implementation copies what it keeps. The
@@ -37,7 +37,7 @@ public interface ExtentCacheHook {
         public void insertDurable(long objectId, long blockIndex, MemorySegment block) {}
 
         @Override
-        public void invalidate(long objectId, long fromBlockIndex) {}
+        public void invalidate(long objectId, long fromBlockIndex, long toBlockIndex) {}
       };
 
   /** The cached 4 KiB block, or {@code null} on a miss. */
@@ -49,6 +49,9 @@ public interface ExtentCacheHook {
   /** A block of an applied (durable, in-order) write. */
   void insertDurable(long objectId, long blockIndex, MemorySegment block);
 
-  /** Drops every cached block of the object at or after {@code fromBlockIndex}. */
-  void invalidate(long objectId, long fromBlockIndex);
+  /**
+   * Drops every cached block of the object in {@code [fromBlockIndex, toBlockIndex)}; {@code
+   * toBlockIndex} may be {@link Long#MAX_VALUE}, to the object's end.
+   */
+  void invalidate(long objectId, long fromBlockIndex, long toBlockIndex);
 }

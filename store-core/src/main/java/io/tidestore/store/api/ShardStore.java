@@ -58,6 +58,21 @@ public interface ShardStore extends AutoCloseable {
   /** Sets the size; bytes past a shrunk size are gone, growing reads back zeros. */
   void truncate(ObjectKey key, long size, StoreCompletion<Void> done);
 
+  /**
+   * Frees the blocks of {@code [offset, offset + length)}: they read as zeros and become holes
+   * ({@link #allocation}); the size is unchanged. {@code offset} and {@code length} are multiples
+   * of {@link #BLOCK_SIZE} (INVALID otherwise: a partial block is the caller's to zero by writing).
+   * Atomic, like a write; it frees space, so a full store accepts it. NOT_FOUND when the object
+   * does not exist.
+   */
+  void punch(ObjectKey key, long offset, long length, StoreCompletion<Void> done);
+
+  /**
+   * Which bytes of {@code [offset, offset + length)} hold data (block granularity); the rest reads
+   * as zeros. NOT_FOUND when the object does not exist.
+   */
+  void allocation(ObjectKey key, long offset, long length, StoreCompletion<Allocation> done);
+
   void remove(ObjectKey key, StoreCompletion<Void> done);
 
   /**

@@ -61,8 +61,9 @@ public final class ShardCacheHook implements ExtentCacheHook {
   }
 
   @Override
-  public void invalidate(long objectId, long fromBlockIndex) {
-    int from = (int) Math.min(fromBlockIndex, CacheKeys.MAX_BLOCKS_PER_OBJECT);
-    cache.invalidate(objectId, from, CacheKeys.MAX_BLOCKS_PER_OBJECT);
+  public void invalidate(long objectId, long fromBlockIndex, long toBlockIndex) {
+    int to = (int) Math.min(toBlockIndex, CacheKeys.MAX_BLOCKS_PER_OBJECT);
+    int from = (int) Math.min(fromBlockIndex, to);
+    cache.invalidate(objectId, from, to);
   }
 }

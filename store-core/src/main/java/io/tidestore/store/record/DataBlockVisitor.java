@@ -52,4 +52,7 @@ public abstract class DataBlockVisitor implements DeltaVisitor {
 
   @Override
   public void removeXattr(long id, String name) {}
+
+  @Override
+  public void punch(long id, int firstBlock, int blocks) {}
 }

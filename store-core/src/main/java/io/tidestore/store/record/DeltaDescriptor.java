@@ -15,6 +15,8 @@ package io.tidestore.store.record;
  *  RELOCATE      7 | id u64 | block u32 | oldLocation u32 | crc32c u32
  *                    (takes the next data block; applies only if the block still maps to
  *                     oldLocation, so a newer write always wins over the cleaner's copy)
+ *  PUNCH         8 | id u64 | firstBlock u32 | blocks u32
+ *                    (format version 2: the blocks become holes, reading as zeros; size kept)
  * </pre>
  */
 public final class DeltaDescriptor {
@@ -25,6 +27,7 @@ public final class DeltaDescriptor {
   public static final byte SET_XATTR = 5;
   public static final byte REMOVE_XATTR = 6;
   public static final byte RELOCATE = 7;
+  public static final byte PUNCH = 8;
 
   /** Bytes of a WRITE delta before its crc array. */
   public static final int WRITE_FIXED = 1 + 8 + 4 + 4 + 8;
@@ -34,6 +37,9 @@ public final class DeltaDescriptor {
 
   /** Bytes of a TRUNCATE delta. */
   public static final int TRUNCATE_LENGTH = 1 + 8 + 8;
+
+  /** Bytes of a PUNCH delta. */
+  public static final int PUNCH_LENGTH = 1 + 8 + 4 + 4;
 
   /** Bytes of a REMOVE delta. */
   public static final int REMOVE_LENGTH = 1 + 8;

@@ -97,6 +97,16 @@ public final class DeltaReader {
             p += 12;
             dataIndex++;
           }
+          case DeltaDescriptor.PUNCH -> {
+            need(p, 8, end);
+            int first = meta.get(Blocks.INT, p);
+            int blocks = meta.get(Blocks.INT, p + 4);
+            p += 8;
+            if (blocks < 0 || first < 0) {
+              throw new CorruptRecordException("negative block range in PUNCH delta");
+            }
+            visitor.punch(id, first, blocks);
+          }
           default -> throw new CorruptRecordException("unknown delta type " + type);
         }
       }

@@ -28,4 +28,7 @@ public interface DeltaVisitor {
   void removeXattr(long id, String name);
 
   void relocate(long id, int block, int oldLocation, int crc, int dataIndex);
+
+  /** Blocks {@code [firstBlock, firstBlock + blocks)} of object {@code id} become holes. */
+  void punch(long id, int firstBlock, int blocks);
 }

@@ -113,6 +113,16 @@ public final class DeltaWriter {
     count++;
   }
 
+  /** Makes blocks {@code [firstBlock, firstBlock + blocks)} of object {@code id} holes. */
+  public void punch(long id, int firstBlock, int blocks) {
+    ensure(DeltaDescriptor.PUNCH_LENGTH);
+    putByte(DeltaDescriptor.PUNCH);
+    putLong(id);
+    putInt(firstBlock);
+    putInt(blocks);
+    count++;
+  }
+
   public void relocate(long id, int block, int oldLocation, int crc) {
     ensure(DeltaDescriptor.RELOCATE_LENGTH);
     putByte(DeltaDescriptor.RELOCATE);

@@ -44,7 +44,15 @@ package io.tidestore.store.record;
  */
 public final class RecordDescriptor {
   public static final int MAGIC = 0x43524454; // "TDRC" little-endian
-  public static final short VERSION = 1;
+
+  /**
+   * The record format written. Version 2 adds the PUNCH delta; version 1 records (no PUNCH) are
+   * read as they are, so a store written by an older build replays unchanged.
+   */
+  public static final short VERSION = 2;
+
+  /** The oldest record format this build reads. */
+  public static final short OLDEST_VERSION = 1;
 
   public static final int MAGIC_OFFSET = 0;
   public static final int VERSION_OFFSET = 4;

@@ -52,8 +52,10 @@ public record RecordHeader(
    * @return null when the block does not start with a record header of this format at all
    */
   public static RecordHeader peek(MemorySegment buf, int maxLength) {
+    short version = buf.get(Blocks.SHORT, RecordDescriptor.VERSION_OFFSET);
     if (buf.get(Blocks.INT, RecordDescriptor.MAGIC_OFFSET) != RecordDescriptor.MAGIC
-        || buf.get(Blocks.SHORT, RecordDescriptor.VERSION_OFFSET) != RecordDescriptor.VERSION) {
+        || version < RecordDescriptor.OLDEST_VERSION
+        || version > RecordDescriptor.VERSION) {
       return null;
     }
     int metaLength = buf.get(Blocks.INT, RecordDescriptor.META_LENGTH_OFFSET);

@@ -58,6 +58,11 @@ public record Superblock(
         Blocks.crc(crc, block, 0, SuperblockDescriptor.CRC_OFFSET));
   }
 
+  /** The format version a superblock copy was written at (before it is decoded and checked). */
+  public static short version(MemorySegment block) {
+    return block.get(Blocks.SHORT, SuperblockDescriptor.VERSION_OFFSET);
+  }
+
   /**
    * Decodes one copy.
    *
@@ -67,13 +72,18 @@ public record Superblock(
     if (block.get(Blocks.INT, SuperblockDescriptor.MAGIC_OFFSET) != SuperblockDescriptor.MAGIC) {
       throw new CorruptRecordException("no superblock magic");
     }
-    if (block.get(Blocks.SHORT, SuperblockDescriptor.VERSION_OFFSET)
-        != SuperblockDescriptor.VERSION) {
+    short version = block.get(Blocks.SHORT, SuperblockDescriptor.VERSION_OFFSET);
+    if (version < SuperblockDescriptor.OLDEST_VERSION || version > SuperblockDescriptor.VERSION) {
       throw new CorruptRecordException(
           "superblock version "
-              + block.get(Blocks.SHORT, SuperblockDescriptor.VERSION_OFFSET)
-              + ", this build reads "
-              + SuperblockDescriptor.VERSION);
+              + version
+              + ", this build reads versions "
+              + SuperblockDescriptor.OLDEST_VERSION
+              + " to "
+              + SuperblockDescriptor.VERSION
+              + (version > SuperblockDescriptor.VERSION
+                  ? ": the store was written by a newer Tidestore, run that one"
+                  : ""));
     }
     int stored = block.get(Blocks.INT, SuperblockDescriptor.CRC_OFFSET);
     if (stored != Blocks.crc(crc, block, 0, SuperblockDescriptor.CRC_OFFSET)) {

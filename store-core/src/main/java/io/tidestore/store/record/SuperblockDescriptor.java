@@ -25,7 +25,18 @@ package io.tidestore.store.record;
  */
 public final class SuperblockDescriptor {
   public static final int MAGIC = 0x42534454; // "TDSB" little-endian
-  public static final short VERSION = 1;
+
+  /**
+   * The store format written. 2: journal records may hold PUNCH deltas (record version 2). A mount
+   * rewrites the superblock at this version, so a store a newer build has mounted is refused by an
+   * older one ("written by a newer Tidestore") rather than misread.
+   */
+  public static final short VERSION = 2;
+
+  /**
+   * The oldest store format this build mounts (1: before PUNCH; its records replay as they are).
+   */
+  public static final short OLDEST_VERSION = 1;
 
   public static final int MAGIC_OFFSET = 0;
   public static final int VERSION_OFFSET = 4;

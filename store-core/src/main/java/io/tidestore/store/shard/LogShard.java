@@ -1,5 +1,6 @@
 package io.tidestore.store.shard;
 
+import io.tidestore.store.api.Allocation;
 import io.tidestore.store.api.JournalObserver;
 import io.tidestore.store.api.ListPage;
 import io.tidestore.store.api.ObjectKey;
@@ -10,6 +11,7 @@ import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.api.StoreException;
 import io.tidestore.store.api.StoreException.Code;
 import io.tidestore.store.checkpoint.Checkpoint;
+import io.tidestore.store.index.BlockEntry;
 import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.index.ObjectIndex;
 import io.tidestore.store.io.IoFile;
@@ -174,6 +176,12 @@ final class LogShard implements ShardStore, Journal.Listener {
   }
 
   @Override
+  public void punch(ObjectKey key, long offset, long length, StoreCompletion<Void> done) {
+    enter();
+    metadata.punch(key, offset, length, done);
+  }
+
+  @Override
   public void remove(ObjectKey key, StoreCompletion<Void> done) {
     enter();
     metadata.remove(key, done);
@@ -224,6 +232,47 @@ final class LogShard implements ShardStore, Journal.Listener {
     if (e != null) {
       done.complete(new ObjectStat(key, e.id, e.size, e.allocatedBlocks()), null);
     }
+  }
+
+  @Override
+  public void allocation(
+      ObjectKey key, long offset, long length, StoreCompletion<Allocation> done) {
+    enter();
+    ObjectEntry e = existing(key, done);
+    if (e == null) {
+      return;
+    }
+    if (offset < 0 || length < 0) {
+      done.complete(null, MutationGate.invalid("negative range " + offset + "+" + length));
+      return;
+    }
+    long end = Math.min(e.size, offset + Math.min(length, MAX_OBJECT_BYTES));
+    long[] ranges = new long[8];
+    int n = 0;
+    long runStart = -1;
+    for (long b = offset >>> Blocks.SHIFT; (b << Blocks.SHIFT) < end; b++) {
+      boolean data = !BlockEntry.isHole(e.block(b));
+      long blockStart = Math.max(offset, b << Blocks.SHIFT);
+      if (data && runStart < 0) {
+        runStart = blockStart;
+      } else if (!data && runStart >= 0) {
+        ranges = add(ranges, n, runStart, blockStart);
+        n += 2;
+        runStart = -1;
+      }
+    }
+    if (runStart >= 0) {
+      ranges = add(ranges, n, runStart, end);
+      n += 2;
+    }
+    done.complete(new Allocation(e.size, java.util.Arrays.copyOf(ranges, n)), null);
+  }
+
+  private static long[] add(long[] ranges, int n, long start, long end) {
+    long[] r = n + 2 > ranges.length ? java.util.Arrays.copyOf(ranges, ranges.length * 2) : ranges;
+    r[n] = start;
+    r[n + 1] = end;
+    return r;
   }
 
   @Override

@@ -123,6 +123,63 @@ final class MetadataWrites {
     gate.staged(s, batch, done);
   }
 
+  // ---------------------------------------------------------------- punch
+
+  void punch(ObjectKey key, long offset, long length, StoreCompletion<Void> done) {
+    if (offset < 0
+        || length < 0
+        || (offset & (Blocks.SIZE - 1)) != 0
+        || (length & (Blocks.SIZE - 1)) != 0
+        || offset + length > ShardStore.MAX_OBJECT_BYTES) {
+      done.complete(
+          null,
+          MutationGate.invalid(
+              "punch of "
+                  + length
+                  + " bytes at "
+                  + offset
+                  + ": offset and length must be multiples of "
+                  + Blocks.SIZE
+                  + " within [0, "
+                  + ShardStore.MAX_OBJECT_BYTES
+                  + ")"));
+      return;
+    }
+    gate.submit(key, false, done, (e, s) -> doPunch(e, s, offset, length, done));
+  }
+
+  private void doPunch(
+      ObjectEntry e, StagedObject s, long offset, long length, StoreCompletion<Void> done) {
+    if (gate.refused(done)) {
+      return;
+    }
+    if (!s.exists) {
+      done.complete(null, MutationGate.notFound(e.key));
+      return;
+    }
+    int first = (int) (offset >>> Blocks.SHIFT);
+    // Blocks at or past the staged size hold nothing to free.
+    int count =
+        (int)
+            Math.max(0, Math.min(first + (length >>> Blocks.SHIFT), Blocks.count(s.size)) - first);
+    if (count == 0) {
+      done.complete(null, null);
+      return;
+    }
+    Batch batch = reserveFreeing(DeltaDescriptor.PUNCH_LENGTH, 0, done);
+    if (batch == null) {
+      return;
+    }
+    journal.deltas().punch(e.id, first, count);
+    // Until the punch applies, merges onto these blocks must see zeros, not the applied data.
+    MemorySegment zeros = bases.zeros();
+    for (int b = first; b < first + count; b++) {
+      s.putPending(b, zeros);
+      batch.pending(e.id, b, zeros);
+    }
+    gate.staged(s, batch, done);
+  }
+
   // ---------------------------------------------------------------- remove
 
   void remove(ObjectKey key, StoreCompletion<Void> done) {

@@ -129,7 +129,7 @@ final class RecordApplier implements DeltaVisitor {
     e.trimBlocks(keep);
     e.size = size;
     appliedCut(id);
-    cache.invalidate(id, keep);
+    cache.invalidate(id, keep, Long.MAX_VALUE);
   }
 
   @Override
@@ -146,7 +146,7 @@ final class RecordApplier implements DeltaVisitor {
     e.exists = false;
     appliedCut(id);
     e.clearXattrs();
-    cache.invalidate(id, 0);
+    cache.invalidate(id, 0, Long.MAX_VALUE);
     if (staging == null) {
       index.drop(e);
     }
@@ -166,6 +166,19 @@ final class RecordApplier implements DeltaVisitor {
   @Override
   public void removeXattr(long id, String name) {
     entry(id).removeXattr(name);
+  }
+
+  @Override
+  public void punch(long id, int firstBlock, int blocks) {
+    ObjectEntry e = entry(id);
+    int end = (int) Math.min((long) firstBlock + blocks, e.blockSlots());
+    for (int b = firstBlock; b < end; b++) {
+      long old = e.setBlock(b, BlockEntry.HOLE);
+      if (!BlockEntry.isHole(old)) {
+        segments.releaseLive(BlockEntry.location(old));
+      }
+    }
+    cache.invalidate(id, firstBlock, (long) firstBlock + blocks);
   }
 
   @Override

@@ -18,6 +18,7 @@ import io.tidestore.store.memory.MemoryUse;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.CorruptRecordException;
 import io.tidestore.store.record.Superblock;
+import io.tidestore.store.record.SuperblockDescriptor;
 import io.tidestore.store.segment.SegmentTable;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -46,7 +47,8 @@ public final class ShardMount {
       String checkpointNote,
       ObjectIndex index,
       SegmentTable segments,
-      Replay.Result replay) {}
+      Replay.Result replay,
+      boolean olderFormat) {}
 
   /**
    * Mounts shard {@code shard} of the store in {@code dir}; the caller owns {@code queue}. Every
@@ -87,6 +89,20 @@ public final class ShardMount {
       MemorySegment block = arena.allocate(Blocks.SIZE, Blocks.SIZE);
       next.encode(block, new CRC32C());
       io.writeDurable(file, (long) next.copy() * Blocks.SIZE, block);
+      if (loaded.olderFormat) {
+        // Both copies at this format: an older build must find no superblock it reads and refuse
+        // the store, rather than mount its stale copy and miss the records written from now on.
+        next = next.next(next.epoch());
+        next.encode(block, new CRC32C());
+        io.writeDurable(file, (long) next.copy() * Blocks.SIZE, block);
+        LOG.log(
+            System.Logger.Level.INFO,
+            "shard "
+                + shard
+                + ": store format upgraded to version "
+                + SuperblockDescriptor.VERSION
+                + " (older Tidestore builds refuse it from now on)");
+      }
       ShardContext ctx =
           new ShardContext(shard, queue, file, next, config, loaded.index, loaded.segments, cache);
       LogShard logShard = new LogShard(ctx, arena, slots, loaded.checkpoint, r, syncRound);
@@ -141,10 +157,13 @@ public final class ShardMount {
         throw new IOException(file.path() + " is too short to be a Tidestore shard");
       }
       Superblock sb = null;
+      boolean olderFormat = false;
       StringBuilder note = new StringBuilder();
       for (int c = 0; c < 2; c++) {
         try {
-          Superblock s = Superblock.decode(two.asSlice((long) c * Blocks.SIZE, Blocks.SIZE), crc);
+          MemorySegment copy = two.asSlice((long) c * Blocks.SIZE, Blocks.SIZE);
+          Superblock s = Superblock.decode(copy, crc);
+          olderFormat |= Superblock.version(copy) < SuperblockDescriptor.VERSION;
           if (sb == null || s.generation() > sb.generation()) {
             sb = s;
           }
@@ -250,7 +269,7 @@ public final class ShardMount {
       Replay.Result r =
           new Replay(io, file, sb, segments, index, arena)
               .run(ckpt.lastSeq(), ckpt.epoch(), ckpt.nextSegment(), ckpt.nextOffset());
-      return new Loaded(sb, note.toString(), ckpt, ckptNote, index, segments, r);
+      return new Loaded(sb, note.toString(), ckpt, ckptNote, index, segments, r, olderFormat);
     }
   }
 }

@@ -29,6 +29,7 @@ class RecordCodecTest {
     d.setXattr(7, "user.k", new byte[] {1, 2, 3});
     d.removeXattr(7, "user.old");
     d.relocate(7, 4, 99, 0x33333333);
+    d.punch(7, 1, 3);
     d.remove(8);
     MemorySegment meta = arena.allocate(2L * Blocks.SIZE, Blocks.SIZE);
     MemorySegment.copy(d.bytes(), 0, meta, RecordDescriptor.HEADER_LENGTH, d.length());
@@ -46,7 +47,7 @@ class RecordCodecTest {
       assertEquals(41, h.seq());
       assertEquals(6, h.epoch());
       assertEquals(3, h.dataBlocks());
-      assertEquals(7, h.deltaCount());
+      assertEquals(8, h.deltaCount());
       assertEquals((h.metaBlocks() + 3L) * Blocks.SIZE, h.length());
       assertTrue(h.verify(meta, crc));
       List<String> seen = new ArrayList<>();
@@ -105,6 +106,11 @@ class RecordCodecTest {
                 public void relocate(long id, int block, int old, int c, int di) {
                   seen.add("relocate " + id + " " + block + " " + old + " " + di);
                 }
+
+                @Override
+                public void punch(long id, int first, int n) {
+                  seen.add("punch " + id + " " + first + " " + n);
+                }
               });
       assertEquals(3, blocks);
       assertEquals(
@@ -115,6 +121,7 @@ class RecordCodecTest {
               "setxattr 7 user.k",
               "rmxattr 7 user.old",
               "relocate 7 4 99 2",
+              "punch 7 1 3",
               "remove 8"),
           seen);
     }
@@ -190,5 +197,8 @@ class RecordCodecTest {
 
     @Override
     public void relocate(long id, int block, int oldLocation, int crc, int dataIndex) {}
+
+    @Override
+    public void punch(long id, int firstBlock, int blocks) {}
   }
 }

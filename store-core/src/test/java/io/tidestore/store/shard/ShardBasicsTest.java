@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tidestore.store.api.Allocation;
 import io.tidestore.store.api.ListPage;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.ObjectStat;
@@ -111,6 +112,51 @@ class ShardBasicsTest {
     assertArrayEquals(java.util.Arrays.copyOf(model, 10000), h.read(a, 0, 20000));
     assertEquals(100, sizeOf(c));
     assertEquals(0, sizeOf(b));
+  }
+
+  @Test
+  void punchedBlocksReadAsZerosAreHolesAndSurviveRemountAndCrash() throws IOException {
+    int bs = 4096;
+    byte[] data = bytes(10 * bs, 5);
+    h.write(a, 0, data);
+    Allocation all =
+        h.call((StoreCompletion<Allocation> c) -> h.shard.allocation(a, 0, 1 << 20, c));
+    assertEquals(new Allocation(10 * bs, new long[] {0, 10 * bs}), all);
+    h.call((StoreCompletion<Void> c) -> h.shard.punch(a, 2 * bs, 3 * bs, c));
+    // A partial write onto a punched block merges onto zeros, staged before the punch applies.
+    h.shard.punch(a, 7 * bs, bs, (v, e) -> {});
+    byte[] patch = bytes(100, 6);
+    h.write(a, 7 * bs + 50, patch);
+    byte[] want = data.clone();
+    java.util.Arrays.fill(want, 2 * bs, 5 * bs, (byte) 0);
+    java.util.Arrays.fill(want, 7 * bs, 8 * bs, (byte) 0);
+    System.arraycopy(patch, 0, want, 7 * bs + 50, 100);
+    assertArrayEquals(want, h.read(a, 0, 10 * bs));
+    Allocation holes =
+        h.call((StoreCompletion<Allocation> c) -> h.shard.allocation(a, bs, 9 * bs - 10, c));
+    assertEquals(new Allocation(10 * bs, new long[] {bs, 2 * bs, 5 * bs, 10 * bs - 10}), holes);
+    assertEquals(10 * bs, sizeOf(a), "a punch keeps the size");
+    assertEquals(7, h.shard.stats().liveBlocks(), "punched blocks still counted live");
+    h.crashAndRemount();
+    assertArrayEquals(want, h.read(a, 0, 10 * bs));
+    h.remount();
+    assertArrayEquals(want, h.read(a, 0, 10 * bs));
+    assertEquals(
+        holes,
+        h.call((StoreCompletion<Allocation> c) -> h.shard.allocation(a, bs, 9 * bs - 10, c)));
+    StoreException bad =
+        assertThrows(
+            StoreException.class,
+            () -> h.call((StoreCompletion<Void> c) -> h.shard.punch(a, 100, bs, c)));
+    assertEquals(StoreException.Code.INVALID, bad.code());
+    StoreException missing =
+        assertThrows(
+            StoreException.class,
+            () ->
+                h.call(
+                    (StoreCompletion<Void> c) ->
+                        h.shard.punch(new ObjectKey(1, "none"), 0, bs, c)));
+    assertEquals(StoreException.Code.NOT_FOUND, missing.code());
   }
 
   int sizeOf(ObjectKey k) throws IOException {

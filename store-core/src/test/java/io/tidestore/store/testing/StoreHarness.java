@@ -167,6 +167,8 @@ public final class StoreHarness implements AutoCloseable {
     if (shard != null) {
       shard.close();
     }
-    store.close();
+    if (store != null) {
+      store.close();
+    }
   }
 }

@@ -7,6 +7,8 @@ import io.tidestore.osd.OsdDaemon;
 import io.tidestore.osd.OsdSettings;
 import io.tidestore.osd.cpu.CpuPolicy;
 import io.tidestore.osd.reactor.Transport;
+import io.tidestore.osd.security.ListenPolicy;
+import io.tidestore.osd.security.SecuritySettings;
 import io.tidestore.store.api.JournalFlush;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.cache.PolicyConfig;
@@ -15,6 +17,7 @@ import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -36,6 +39,8 @@ import picocli.CommandLine.Spec;
     sortOptions = false)
 final class OsdCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
+
+  @Mixin TlsOptions tlsOptions = new TlsOptions();
 
   @Option(
       names = "--conf",
@@ -333,6 +338,27 @@ final class OsdCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "Invalid value for option '--listen': unknown host '" + listen + "'");
     }
+    SecuritySettings security;
+    try {
+      security = tlsOptions.settings();
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    for (String refusal :
+        new String[] {
+          ListenPolicy.refusal(
+              "--listen", address, security.tls(), security.verifyPeer(), security.insecure()),
+          ListenPolicy.refusal(
+              "--admin-listen",
+              security.adminListen(),
+              security.tls(),
+              security.verifyPeer(),
+              security.insecure())
+        }) {
+      if (refusal != null) {
+        throw new ParameterException(spec.commandLine(), refusal);
+      }
+    }
     return new OsdSettings(
         conf == null ? null : conf.toAbsolutePath(),
         data.toAbsolutePath().normalize(),
@@ -353,7 +379,8 @@ final class OsdCommand implements Callable<Integer> {
         engineSettings,
         flush,
         overprovision,
-        inflightFrameBytes);
+        inflightFrameBytes,
+        security);
   }
 
   private long bytes(String option, String value) {

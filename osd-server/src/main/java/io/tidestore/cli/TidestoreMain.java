@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       CompareCommand.class,
       AdminCommand.class,
       ImageCommand.class,
+      TlsCommand.class,
       VersionCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -16,6 +16,7 @@ import io.tidestore.osd.protocol.ObjectProtocolServer;
 import io.tidestore.osd.protocol.Op;
 import io.tidestore.osd.protocol.ServerLimits;
 import io.tidestore.osd.reactor.Reactors;
+import io.tidestore.osd.security.ServerSecurity;
 import io.tidestore.osd.store.MountedShards;
 import io.tidestore.osd.store.ShardCaches;
 import io.tidestore.osd.store.StoreAdmin;
@@ -53,6 +54,7 @@ public final class OsdDaemon implements AutoCloseable {
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private final MemoryBudget budget;
   private final InboundBudget frameBudget;
+  private ServerSecurity security;
   private AdminHttpServer admin;
   private Reactors reactors;
   private ObjectProtocolServer objects;
@@ -77,6 +79,8 @@ public final class OsdDaemon implements AutoCloseable {
   }
 
   private void startParts() throws IOException {
+    // Certificates and grants first: a bad file is a startup error before anything listens.
+    security = ServerSecurity.open(settings.security());
     LOG.info(
         "tidestore "
             + BuildInfo.version()
@@ -211,7 +215,8 @@ public final class OsdDaemon implements AutoCloseable {
             + admin.address().getPort()
             + " (http /metrics /status) in "
             + Duration.between(started, Instant.now()).toMillis()
-            + " ms");
+            + " ms; "
+            + security.describe());
   }
 
   /** Blocks until SIGTERM/SIGINT or {@link #requestStop()}. */

@@ -2,6 +2,7 @@ package io.tidestore.osd;
 
 import io.tidestore.osd.cpu.CpuPolicy;
 import io.tidestore.osd.reactor.Transport;
+import io.tidestore.osd.security.SecuritySettings;
 import io.tidestore.store.api.JournalFlush;
 import io.tidestore.store.cache.PolicyConfig;
 import java.net.InetAddress;
@@ -32,6 +33,7 @@ import java.nio.file.Path;
  * @param overprovisionPercent share of each shard's segments kept from users as cleaning headroom
  * @param maxInflightFrameBytes the bytes that incomplete inbound frames (object protocol frames,
  *     NBD write payloads) may hold, over all connections of both protocols
+ * @param security TLS on the listeners, the clients' grants, and where admin HTTP listens
  */
 public record OsdSettings(
     Path confFile,
@@ -53,7 +55,8 @@ public record OsdSettings(
     EngineSettings engine,
     JournalFlush journalFlush,
     int overprovisionPercent,
-    long maxInflightFrameBytes) {
+    long maxInflightFrameBytes,
+    SecuritySettings security) {
 
   /** The Prometheus exporter port of Ceph's mgr module, so dashboards find us where they look. */
   public static final int DEFAULT_METRICS_PORT = 9283;

@@ -9,10 +9,12 @@ import io.tidestore.osd.cpu.CpuPolicy;
 import io.tidestore.osd.reactor.Transport;
 import io.tidestore.osd.security.ListenPolicy;
 import io.tidestore.osd.security.SecuritySettings;
+import io.tidestore.store.api.CleanerPolicy;
 import io.tidestore.store.api.JournalFlush;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.cache.PolicyConfig;
 import io.tidestore.store.engine.StoreFormat;
+import io.tidestore.store.io.IoQueueConfig;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -186,6 +188,23 @@ final class OsdCommand implements Callable<Integer> {
   int overprovision = StoreConfig.DEFAULT_OVERPROVISION_PERCENT;
 
   @Option(
+      names = "--io-backend",
+      paramLabel = "auto|io_uring|filechannel",
+      description =
+          "The store's disk I/O (not the sockets: that is --transport): io_uring, FileChannel"
+              + " threads, or auto (io_uring where the kernel allows it). io_uring refuses to"
+              + " start without it. Default: ${DEFAULT-VALUE}.")
+  String ioBackend = "auto";
+
+  @Option(
+      names = "--cleaner-policy",
+      paramLabel = "greedy|cost-benefit",
+      description =
+          "How the cleaner picks the segment to reclaim: greedy (fewest live blocks) or"
+              + " cost-benefit (LFS: cold, mostly empty segments first). Default: ${DEFAULT-VALUE}.")
+  String cleanerPolicy = "greedy";
+
+  @Option(
       names = "--memory-limit",
       paramLabel = "BYTES",
       description =
@@ -338,6 +357,15 @@ final class OsdCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "Invalid value for option '--listen': unknown host '" + listen + "'");
     }
+    IoQueueConfig.Backend backend;
+    CleanerPolicy cleaner;
+    try {
+      backend = IoQueueConfig.Backend.parse(ioBackend);
+      cleaner = CleanerPolicy.parse(cleanerPolicy);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(
+          spec.commandLine(), "Invalid --io-backend or --cleaner-policy: " + e.getMessage());
+    }
     SecuritySettings security;
     try {
       security = tlsOptions.settings();
@@ -380,7 +408,9 @@ final class OsdCommand implements Callable<Integer> {
         flush,
         overprovision,
         inflightFrameBytes,
-        security);
+        security,
+        backend,
+        cleaner);
   }
 
   private long bytes(String option, String value) {

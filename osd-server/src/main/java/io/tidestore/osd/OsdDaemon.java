@@ -1,5 +1,6 @@
 package io.tidestore.osd;
 
+import io.micrometer.core.instrument.Gauge;
 import io.tidestore.osd.admin.AdminHttpServer;
 import io.tidestore.osd.image.ImageCatalog;
 import io.tidestore.osd.image.ImageHeaderWatch;
@@ -55,6 +56,7 @@ public final class OsdDaemon implements AutoCloseable {
   private final MemoryBudget budget;
   private final InboundBudget frameBudget;
   private ServerSecurity security;
+  private String ioBackend;
   private AdminHttpServer admin;
   private Reactors reactors;
   private ObjectProtocolServer objects;
@@ -113,6 +115,7 @@ public final class OsdDaemon implements AutoCloseable {
         LogStore.open(
             settings.dataDir(),
             StoreConfig.defaults()
+                .withCleanerPolicy(settings.cleanerPolicy())
                 .withJournalFlush(settings.journalFlush())
                 .withOverprovisionPercent(settings.overprovisionPercent()),
             budget);
@@ -126,7 +129,8 @@ public final class OsdDaemon implements AutoCloseable {
             + settings.journalFlush().optionName()
             + ", "
             + settings.overprovisionPercent()
-            + "% of the segments over-provisioned");
+            + "% of the segments over-provisioned, cleaner "
+            + settings.cleanerPolicy().label());
     MemoryFit.check(
         settings.memoryLimitBytes(),
         CacheSizing.perShardBytes(settings.cacheBytes(), store.shardCount()) * store.shardCount(),
@@ -151,7 +155,16 @@ public final class OsdDaemon implements AutoCloseable {
             budget);
     MountedShards shards =
         MountedShards.mount(
-            store, engine.shardOwners(), IoQueueConfig.defaults(), engine.queues(), caches);
+            store,
+            engine.shardOwners(),
+            IoQueueConfig.defaults().withBackend(settings.ioBackend()),
+            engine.queues(),
+            caches);
+    ioBackend = shards.ioBackend();
+    Gauge.builder("tidestore.io.backend.info", () -> 1)
+        .description("The store's disk I/O backend in use (label backend)")
+        .tag("backend", ioBackend)
+        .register(metrics.registry());
     StoreAdmin storeAdmin = shards.admin();
     CacheMetrics.bind(metrics.registry(), storeAdmin.caches());
     resources.push(shards);
@@ -213,6 +226,8 @@ public final class OsdDaemon implements AutoCloseable {
             + nbd.address().getPort()
             + " metrics="
             + admin.address().getPort()
+            + " io_backend="
+            + ioBackend
             + " (http /metrics /status) in "
             + Duration.between(started, Instant.now()).toMillis()
             + " ms; "
@@ -246,6 +261,8 @@ public final class OsdDaemon implements AutoCloseable {
         + ProcessHandle.current().pid()
         + ",\"state\":\"active\",\"engine\":\""
         + settings.engine().kind().label()
+        + "\",\"io_backend\":\""
+        + ioBackend
         + "\",\"data\":\""
         + jsonEscape(settings.dataDir().toString())
         + "\",\"uptime_s\":"

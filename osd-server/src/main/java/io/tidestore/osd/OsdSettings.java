@@ -3,8 +3,10 @@ package io.tidestore.osd;
 import io.tidestore.osd.cpu.CpuPolicy;
 import io.tidestore.osd.reactor.Transport;
 import io.tidestore.osd.security.SecuritySettings;
+import io.tidestore.store.api.CleanerPolicy;
 import io.tidestore.store.api.JournalFlush;
 import io.tidestore.store.cache.PolicyConfig;
+import io.tidestore.store.io.IoQueueConfig;
 import java.net.InetAddress;
 import java.nio.file.Path;
 
@@ -34,6 +36,8 @@ import java.nio.file.Path;
  * @param maxInflightFrameBytes the bytes that incomplete inbound frames (object protocol frames,
  *     NBD write payloads) may hold, over all connections of both protocols
  * @param security TLS on the listeners, the clients' grants, and where admin HTTP listens
+ * @param ioBackend the store's disk I/O: io_uring, FileChannel, or io_uring where it works
+ * @param cleanerPolicy how the cleaner picks its victims
  */
 public record OsdSettings(
     Path confFile,
@@ -56,7 +60,9 @@ public record OsdSettings(
     JournalFlush journalFlush,
     int overprovisionPercent,
     long maxInflightFrameBytes,
-    SecuritySettings security) {
+    SecuritySettings security,
+    IoQueueConfig.Backend ioBackend,
+    CleanerPolicy cleanerPolicy) {
 
   /** The Prometheus exporter port of Ceph's mgr module, so dashboards find us where they look. */
   public static final int DEFAULT_METRICS_PORT = 9283;

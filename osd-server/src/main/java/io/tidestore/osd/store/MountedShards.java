@@ -101,6 +101,18 @@ public final class MountedShards implements AutoCloseable {
   }
 
   /** Cache policy switching and stats. */
+  /**
+   * The disk I/O backend the shards' queues use ({@code io_uring} or {@code filechannel}; both,
+   * comma-separated, if reactors ended up on different ones).
+   */
+  public String ioBackend() {
+    return reactors.stream()
+        .map(r -> r.queueBackend().label())
+        .distinct()
+        .sorted()
+        .collect(java.util.stream.Collectors.joining(","));
+  }
+
   public StoreAdmin admin() {
     return admin;
   }

@@ -10,6 +10,7 @@ import io.tidestore.store.api.ShardStats;
 import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.cache.ExtentCache;
 import io.tidestore.store.cache.ShardCacheHook;
+import io.tidestore.store.io.IoBackend;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
 import java.io.IOException;
@@ -54,6 +55,11 @@ final class ReactorShards implements PassHook {
       max = Math.min(max, shard.maxWriteBytes());
     }
     this.maxWriteBytes = max;
+  }
+
+  /** The backend of this reactor's I/O queue. */
+  IoBackend queueBackend() {
+    return queue.backend();
   }
 
   /**

@@ -35,7 +35,19 @@ public record IoQueueConfig(
     /** io_uring or fail: for deployments that must not run on the slow path silently. */
     IO_URING,
     /** FileChannel, even where io_uring works. */
-    FILE_CHANNEL
+    FILE_CHANNEL;
+
+    /** Parses the flag {@code auto}, {@code io_uring} or {@code filechannel}. */
+    public static Backend parse(String text) {
+      return switch (text.toLowerCase(java.util.Locale.ROOT).replace('-', '_')) {
+        case "auto" -> AUTO;
+        case "io_uring", "iouring", "uring" -> IO_URING;
+        case "filechannel", "file_channel" -> FILE_CHANNEL;
+        default ->
+            throw new IllegalArgumentException(
+                "must be auto, io_uring or filechannel, got '" + text + "'");
+      };
+    }
   }
 
   /** Largest capacity: the completion queue is twice this, within IORING_MAX_CQ_ENTRIES. */

@@ -1,6 +1,7 @@
 package io.tidestore.cli;
 
 import io.tidestore.bench.job.ByteSize;
+import io.tidestore.store.engine.DeviceFormat;
 import io.tidestore.store.engine.StoreFormat;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,7 +27,9 @@ import picocli.CommandLine.Spec;
           + " each with two superblock copies and fixed-size segments.",
       "Shards are fixed for the life of the store; the daemon's reactor count is not.",
       "A DIR that an interrupted mkfs left (it holds mkfs-incomplete) is wiped and formatted"
-          + " again; a DIR holding a complete store is refused."
+          + " again; a DIR holding a complete store is refused.",
+      "With --device, the store takes a whole raw block device instead (sized from the device;"
+          + " discarded first where supported); DIR keeps only its lock and the device's name."
     },
     sortOptions = false)
 final class MkfsCommand implements Callable<Integer> {
@@ -56,8 +59,31 @@ final class MkfsCommand implements Callable<Integer> {
               + " shard, a power of two in 256K..8M.")
   String segmentSize;
 
+  @Option(
+      names = "--device",
+      paramLabel = "DEV",
+      description =
+          "Put the store on this raw block device (e.g. /dev/sdb; everything on it is lost),"
+              + " S shards sized from the device. --shard-size does not apply.")
+  Path device;
+
   @Override
   public Integer call() throws IOException {
+    if (device != null) {
+      int segment = segmentSize == null ? 0 : (int) parseSize(spec, "--segment-size", segmentSize);
+      long start = System.nanoTime();
+      try {
+        DeviceFormat.mkfs(data, device, shards, segment, spec.commandLine().getOut()::println);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), e.getMessage());
+      }
+      spec.commandLine()
+          .getOut()
+          .printf(
+              "created store on %s named in %s (%.1f s)%n",
+              device, data, (System.nanoTime() - start) / 1e9);
+      return 0;
+    }
     long bytes = parseSize(spec, "--shard-size", shardSize);
     long segmentBytes =
         segmentSize == null

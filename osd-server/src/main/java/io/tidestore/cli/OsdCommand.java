@@ -188,6 +188,14 @@ final class OsdCommand implements Callable<Integer> {
   int overprovision = StoreConfig.DEFAULT_OVERPROVISION_PERCENT;
 
   @Option(
+      names = "--device",
+      paramLabel = "DEV",
+      description =
+          "Keep the store on this raw block device (formatted on first start when --data is"
+              + " empty: everything on it is lost; --shards applies, --shard-size does not).")
+  Path device;
+
+  @Option(
       names = "--io-backend",
       paramLabel = "auto|io_uring|filechannel",
       description =
@@ -410,7 +418,8 @@ final class OsdCommand implements Callable<Integer> {
         inflightFrameBytes,
         security,
         backend,
-        cleaner);
+        cleaner,
+        device == null ? null : device.toAbsolutePath());
   }
 
   private long bytes(String option, String value) {

@@ -24,6 +24,7 @@ import io.tidestore.osd.store.StoreAdmin;
 import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.cache.CacheSizing;
+import io.tidestore.store.engine.DeviceFormat;
 import io.tidestore.store.engine.LogStore;
 import io.tidestore.store.engine.StoreFormat;
 import io.tidestore.store.io.IoQueueConfig;
@@ -95,7 +96,15 @@ public final class OsdDaemon implements AutoCloseable {
             + ", pid "
             + ProcessHandle.current().pid());
     long mkfsStart = System.nanoTime();
-    if (StoreFormat.mkfsIfEmpty(
+    if (settings.device() != null) {
+      if (DeviceFormat.mkfsIfEmpty(
+          settings.dataDir(), settings.device(), settings.mkfsShards(), LOG::info)) {
+        LOG.info(
+            String.format(
+                "created an object store on %s, named in %s (%.1f s)",
+                settings.device(), settings.dataDir(), (System.nanoTime() - mkfsStart) / 1e9));
+      }
+    } else if (StoreFormat.mkfsIfEmpty(
         settings.dataDir(),
         settings.mkfsShards(),
         settings.mkfsShardBytes(),

@@ -38,6 +38,8 @@ import java.nio.file.Path;
  * @param security TLS on the listeners, the clients' grants, and where admin HTTP listens
  * @param ioBackend the store's disk I/O: io_uring, FileChannel, or io_uring where it works
  * @param cleanerPolicy how the cleaner picks its victims
+ * @param device the raw block device the store is on (formatted on first start), or null for a
+ *     store of files in {@code dataDir}
  */
 public record OsdSettings(
     Path confFile,
@@ -62,7 +64,8 @@ public record OsdSettings(
     long maxInflightFrameBytes,
     SecuritySettings security,
     IoQueueConfig.Backend ioBackend,
-    CleanerPolicy cleanerPolicy) {
+    CleanerPolicy cleanerPolicy,
+    Path device) {
 
   /** The Prometheus exporter port of Ceph's mgr module, so dashboards find us where they look. */
   public static final int DEFAULT_METRICS_PORT = 9283;

@@ -26,7 +26,7 @@ public final class Fsck {
                 IoQueueConfig.defaults().withBackend(IoQueueConfig.Backend.FILE_CHANNEL))) {
       out.accept("fsck " + dir + ": " + store.shardCount() + " shards");
       for (int s = 0; s < store.shardCount(); s++) {
-        faults += ShardFsck.check(dir, s, queue, out);
+        faults += ShardFsck.check(store.layout().space(s), queue, out);
       }
     }
     out.accept(faults == 0 ? "fsck: clean" : "fsck: " + faults + " fault(s) found");

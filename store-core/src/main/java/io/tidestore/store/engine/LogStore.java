@@ -8,22 +8,15 @@ import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.journal.SyncRound;
 import io.tidestore.store.memory.MemoryBudget;
-import io.tidestore.store.record.Blocks;
-import io.tidestore.store.record.CorruptRecordException;
 import io.tidestore.store.record.Superblock;
 import io.tidestore.store.shard.ShardFiles;
 import io.tidestore.store.shard.ShardMemory;
 import io.tidestore.store.shard.ShardMount;
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.IdentityHashMap;
 import java.util.Map;
-import java.util.zip.CRC32C;
 
 /**
  * The log-structured store in a data directory ({@code DIR/shard-N} spaces and {@code
@@ -34,6 +27,7 @@ import java.util.zip.CRC32C;
 public final class LogStore implements ObjectStore {
   private final Path dir;
   private final DataDirLock lock;
+  private final StoreLayout layout;
   private final int shardCount;
   private final StoreConfig config;
   private final MemoryBudget budget;
@@ -45,9 +39,15 @@ public final class LogStore implements ObjectStore {
   private final Map<IoQueue, SyncRound> syncRounds = new IdentityHashMap<>();
 
   private LogStore(
-      Path dir, DataDirLock lock, int shardCount, StoreConfig config, MemoryBudget budget) {
+      Path dir,
+      DataDirLock lock,
+      StoreLayout layout,
+      int shardCount,
+      StoreConfig config,
+      MemoryBudget budget) {
     this.dir = dir;
     this.lock = lock;
+    this.layout = layout;
     this.shardCount = shardCount;
     this.config = config;
     this.budget = budget;
@@ -80,67 +80,36 @@ public final class LogStore implements ObjectStore {
       if (Files.exists(ShardFiles.mkfsMarker(dir))) {
         throw new IOException(interruptedMkfsMessage(dir));
       }
-      Superblock sb = readSuperblock(dir, 0);
+      StoreLayout layout = StoreLayout.of(dir);
+      Superblock sb = layout.readSuperblock(0);
       for (int s = 1; s < sb.shardCount(); s++) {
-        Superblock other = readSuperblock(dir, s);
+        Superblock other = layout.readSuperblock(s);
         if (other.storeId() != sb.storeId() || other.shardCount() != sb.shardCount()) {
           throw new IOException(
-              ShardFiles.data(dir, s)
-                  + " belongs to another store than "
-                  + ShardFiles.data(dir, 0));
+              "shard "
+                  + s
+                  + " ("
+                  + layout.space(s).path()
+                  + ") belongs to another store than shard 0 ("
+                  + layout.space(0).path()
+                  + ")");
         }
       }
-      return new LogStore(dir, lock, sb.shardCount(), config, budget);
+      return new LogStore(dir, lock, layout, sb.shardCount(), config, budget);
     } catch (IOException | RuntimeException e) {
       lock.close();
       throw e;
     }
   }
 
-  /** Reads the newest valid superblock of a shard with plain file I/O. */
-  static Superblock readSuperblock(Path dir, int shard) throws IOException {
-    Path path = ShardFiles.data(dir, shard);
-    if (!Files.exists(path)) {
-      throw new IOException(
-          "no store in "
-              + dir
-              + ": "
-              + path
-              + " is missing (run tidestore mkfs --data "
-              + dir
-              + ")");
-    }
-    ByteBuffer buf = ByteBuffer.allocate(2 * Blocks.SIZE);
-    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-      while (buf.hasRemaining() && ch.read(buf, buf.position()) > 0) {
-        // read both copies
-      }
-    }
-    Superblock best = null;
-    StringBuilder why = new StringBuilder();
-    CRC32C crc = new CRC32C();
-    for (int c = 0; c < 2; c++) {
-      try {
-        Superblock sb =
-            Superblock.decode(
-                MemorySegment.ofArray(buf.array()).asSlice((long) c * Blocks.SIZE, Blocks.SIZE),
-                crc);
-        if (best == null || sb.generation() > best.generation()) {
-          best = sb;
-        }
-      } catch (CorruptRecordException e) {
-        why.append(" copy ").append(c).append(": ").append(e.getMessage());
-      }
-    }
-    if (best == null) {
-      throw new IOException(path + " has no valid superblock:" + why);
-    }
-    return best;
-  }
-
   @Override
   public Path dir() {
     return dir;
+  }
+
+  /** Where the shards live (files in {@link #dir()}, or a raw block device). */
+  public StoreLayout layout() {
+    return layout;
   }
 
   @Override
@@ -161,7 +130,7 @@ public final class LogStore implements ObjectStore {
   @Override
   public long shardIoBytes() throws IOException {
     // Segment bytes are fixed at mkfs and the same in every shard.
-    return shardIoBytes(config, readSuperblock(dir, 0).segmentBytes());
+    return shardIoBytes(config, layout.readSuperblock(0).segmentBytes());
   }
 
   @Override
@@ -178,7 +147,7 @@ public final class LogStore implements ObjectStore {
     synchronized (syncRounds) {
       round = syncRounds.computeIfAbsent(queue, q -> new SyncRound());
     }
-    return ShardMount.mount(dir, shard, queue, config, cache, budget, round);
+    return ShardMount.mount(layout.space(shard), queue, config, cache, budget, round);
   }
 
   /** Releases the data directory; close every mounted shard first. */

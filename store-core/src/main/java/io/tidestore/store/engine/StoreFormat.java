@@ -78,8 +78,8 @@ public final class StoreFormat {
     checkGeometry(shards, shardBytes, segmentBytes);
     try (DataDirLock lock = DataDirLock.acquire(dir)) {
       boolean interrupted = Files.exists(ShardFiles.mkfsMarker(dir));
-      if (!interrupted && Files.exists(ShardFiles.data(dir, 0))) {
-        throw new IOException(dir + " already holds a store (" + ShardFiles.data(dir, 0) + ")");
+      if (!interrupted && holdsStore(dir)) {
+        throw new IOException(dir + " already holds a store");
       }
       if (interrupted) {
         removeInterruptedMkfs(dir, notes);
@@ -137,27 +137,10 @@ public final class StoreFormat {
         format(dir, shards, shardBytes, segmentBytes);
         return true;
       }
-      if (Files.exists(ShardFiles.data(dir, 0))) {
+      if (holdsStore(dir)) {
         return false;
       }
-      List<String> others;
-      try (Stream<Path> entries = Files.list(dir)) {
-        others =
-            entries
-                .map(p -> p.getFileName().toString())
-                .filter(n -> !n.equals(DataDirLock.FILE_NAME) && !n.equals("lost+found"))
-                .sorted()
-                .toList();
-      }
-      if (!others.isEmpty()) {
-        throw new IOException(
-            dir
-                + " holds no Tidestore store but is not empty ("
-                + String.join(", ", others.subList(0, Math.min(5, others.size())))
-                + (others.size() > 5 ? ", ..." : "")
-                + "); refusing to format it: point --data at an empty or absent directory, or"
-                + " run tidestore mkfs there yourself after moving those files away");
-      }
+      refuseUnlessEmpty(dir);
       format(dir, shards, shardBytes, segmentBytes);
       return true;
     }
@@ -194,7 +177,7 @@ public final class StoreFormat {
   }
 
   /** Deletes the shard files an interrupted mkfs left in {@code dir}; the marker stays. */
-  private static void removeInterruptedMkfs(Path dir, Consumer<String> notes) throws IOException {
+  static void removeInterruptedMkfs(Path dir, Consumer<String> notes) throws IOException {
     List<Path> left = shardFiles(dir);
     notes.accept(
         "an interrupted mkfs left "
@@ -207,6 +190,7 @@ public final class StoreFormat {
     for (Path p : left) {
       Files.delete(p);
     }
+    Files.deleteIfExists(dir.resolve(StoreLayout.DEVICE_FILE));
     syncDirectory(dir);
   }
 
@@ -217,25 +201,10 @@ public final class StoreFormat {
    */
   private static void format(Path dir, int shards, long shardBytes, int segmentBytes)
       throws IOException {
-    Path marker = ShardFiles.mkfsMarker(dir);
-    try (FileChannel m =
-        FileChannel.open(
-            marker,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE,
-            StandardOpenOption.TRUNCATE_EXISTING)) {
-      m.write(
-          ByteBuffer.wrap(
-              ("tidestore mkfs under way or interrupted (pid "
-                      + ProcessHandle.current().pid()
-                      + "); rerun tidestore mkfs --data DIR to redo it\n")
-                  .getBytes(StandardCharsets.US_ASCII)));
-      m.force(true);
-    }
-    syncDirectory(dir);
+    Path marker = writeMarker(dir);
     long first = (long) SuperblockDescriptor.COPIES * Blocks.SIZE;
     long segments = (shardBytes - first) / segmentBytes;
-    long storeId = new SecureRandom().nextLong();
+    long storeId = newStoreId();
     long bytes = first + segments * segmentBytes;
     List<List<Superblock>> superblocks = new ArrayList<>();
     for (int s = 0; s < shards; s++) {
@@ -253,9 +222,74 @@ public final class StoreFormat {
     syncDirectory(dir);
   }
 
+  /**
+   * Refuses a directory that holds anything but the daemon's lock (and a file system's {@code
+   * lost+found}), so that a wrong --data never formats someone's files.
+   */
+  static void refuseUnlessEmpty(Path dir) throws IOException {
+    List<String> others;
+    try (Stream<Path> entries = Files.list(dir)) {
+      others =
+          entries
+              .map(p -> p.getFileName().toString())
+              .filter(n -> !n.equals(DataDirLock.FILE_NAME) && !n.equals("lost+found"))
+              .sorted()
+              .toList();
+    }
+    if (!others.isEmpty()) {
+      throw new IOException(
+          dir
+              + " holds no Tidestore store but is not empty ("
+              + String.join(", ", others.subList(0, Math.min(5, others.size())))
+              + (others.size() > 5 ? ", ..." : "")
+              + "); refusing to format it: point --data at an empty or absent directory, or"
+              + " run tidestore mkfs there yourself after moving those files away");
+    }
+  }
+
+  /** Makes the {@link ShardFiles#mkfsMarker marker} durable before anything is formatted. */
+  static Path writeMarker(Path dir) throws IOException {
+    Path marker = ShardFiles.mkfsMarker(dir);
+    try (FileChannel m =
+        FileChannel.open(
+            marker,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)) {
+      m.write(
+          ByteBuffer.wrap(
+              ("tidestore mkfs under way or interrupted (pid "
+                      + ProcessHandle.current().pid()
+                      + "); rerun tidestore mkfs --data DIR to redo it\n")
+                  .getBytes(StandardCharsets.US_ASCII)));
+      m.force(true);
+    }
+    syncDirectory(dir);
+    return marker;
+  }
+
+  /** Whether {@code dir} holds a complete or interrupted store: shard files or a device's name. */
+  static boolean holdsStore(Path dir) {
+    return Files.exists(ShardFiles.data(dir, 0))
+        || Files.exists(dir.resolve(StoreLayout.DEVICE_FILE));
+  }
+
   static void syncDirectory(Path dir) throws IOException {
     try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
       d.force(true);
     }
+  }
+
+  /**
+   * A fresh random store id, never 0: a record with id 0 is a format 1 record, taken as belonging
+   * to any store ({@code RecordHeader.belongsTo}).
+   */
+  static long newStoreId() {
+    SecureRandom random = new SecureRandom();
+    long id;
+    do {
+      id = random.nextLong();
+    } while (id == 0);
+    return id;
   }
 }

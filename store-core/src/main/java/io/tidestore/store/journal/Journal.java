@@ -358,7 +358,8 @@ public final class Journal implements SealedRecords.Owner {
     MemorySegment.copy(deltas.bytes(), 0, meta, RecordDescriptor.HEADER_LENGTH, metaLength);
     long tail = RecordDescriptor.HEADER_LENGTH + (long) metaLength;
     meta.asSlice(tail, meta.byteSize() - tail).fill((byte) 0);
-    new RecordHeader(shard, b.seq, epoch, metaLength, b.dataBlocks, deltas.count())
+    new RecordHeader(
+            shard, b.seq, epoch, metaLength, b.dataBlocks, deltas.count(), geometry.storeId())
         .encode(meta, crc);
     deltas.reset();
     if (!head.place(b, len, b.seq)) {

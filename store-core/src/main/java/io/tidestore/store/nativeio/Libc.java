@@ -26,6 +26,7 @@ public final class Libc {
 
   public static final int O_RDWR = 2;
   public static final int O_CREAT = 0100;
+  public static final int O_EXCL = 0200;
   public static final int O_CLOEXEC = 02000000;
   public static final int O_DIRECT = 040000;
 
@@ -60,6 +61,7 @@ public final class Libc {
   private final MethodHandle open;
   private final MethodHandle close;
   private final MethodHandle flock;
+  private final MethodHandle ioctl;
   private final MethodHandle getpid;
   private final MethodHandle gettid;
   private final MethodHandle strerror;
@@ -83,6 +85,16 @@ public final class Libc {
             "flock",
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT),
             true);
+    this.ioctl =
+        downcall(
+            "ioctl",
+            FunctionDescriptor.of(
+                ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_LONG,
+                ValueLayout.ADDRESS),
+            true,
+            Linker.Option.firstVariadicArg(2));
     this.getpid = downcall("getpid", FunctionDescriptor.of(ValueLayout.JAVA_INT), false);
     this.gettid = downcall("gettid", FunctionDescriptor.of(ValueLayout.JAVA_INT), false);
     this.strerror =
@@ -202,6 +214,26 @@ public final class Libc {
       throw e;
     } catch (Throwable t) {
       throw new IllegalStateException("flock downcall failed", t);
+    }
+  }
+
+  /** BLKDISCARD, _IO(0x12, 119), from {@code <linux/fs.h>}. */
+  public static final long BLKDISCARD = 0x1277;
+
+  /**
+   * {@code ioctl(fd, BLKDISCARD, {start, length})}: tells a block device the range holds nothing
+   * (TRIM). Returns 0, or the errno when it fails (EOPNOTSUPP on devices that cannot discard).
+   */
+  public int discard(int fd, long start, long length) {
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment state = allocateCallState(arena);
+      MemorySegment range = arena.allocate(ValueLayout.JAVA_LONG, 2);
+      range.setAtIndex(ValueLayout.JAVA_LONG, 0, start);
+      range.setAtIndex(ValueLayout.JAVA_LONG, 1, length);
+      int rc = (int) ioctl.invokeExact(state, fd, BLKDISCARD, range);
+      return rc == 0 ? 0 : errno(state);
+    } catch (Throwable t) {
+      throw new IllegalStateException("ioctl downcall failed", t);
     }
   }
 

@@ -28,7 +28,10 @@ package io.tidestore.store.record;
  *  +---------------------------------------------------------------+
  *  |          metaBlocks: header + deltas in blocks (40)           |
  *  +---------------------------------------------------------------+
- *  |                     reserved, zero (44..59)                   |
+ *  |          storeId (44, format 2; zero in format 1)             |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |                     reserved, zero (52..59)                   |
  *  +---------------------------------------------------------------+
  *  |   crc32c over bytes 0..59 and the metaLength delta bytes (60) |
  *  +---------------------------------------------------------------+
@@ -46,8 +49,9 @@ public final class RecordDescriptor {
   public static final int MAGIC = 0x43524454; // "TDRC" little-endian
 
   /**
-   * The record format written. Version 2 adds the PUNCH delta; version 1 records (no PUNCH) are
-   * read as they are, so a store written by an older build replays unchanged.
+   * The record format written. Version 2 adds the PUNCH delta and the writing store's id in the
+   * header; version 1 records (no PUNCH, no id) are read as they are, so a store written by an
+   * older build replays unchanged.
    */
   public static final short VERSION = 2;
 
@@ -64,6 +68,7 @@ public final class RecordDescriptor {
   public static final int DATA_BLOCKS_OFFSET = 32;
   public static final int DELTA_COUNT_OFFSET = 36;
   public static final int META_BLOCKS_OFFSET = 40;
+  public static final int STORE_ID_OFFSET = 44;
   public static final int CRC_OFFSET = 60;
   public static final int HEADER_LENGTH = 64;
 

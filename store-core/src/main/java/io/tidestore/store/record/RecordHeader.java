@@ -6,9 +6,21 @@ import java.util.zip.CRC32C;
 /**
  * A decoded record header ({@link RecordDescriptor}). Encoding happens in place into the batch's
  * metadata buffer.
+ *
+ * @param storeId the store that wrote the record (format 2; 0 in a format 1 record)
  */
 public record RecordHeader(
-    int shard, long seq, long epoch, int metaLength, int dataBlocks, int deltaCount) {
+    int shard, long seq, long epoch, int metaLength, int dataBlocks, int deltaCount, long storeId) {
+
+  /**
+   * Whether this record belongs to the shard {@code sb} describes: same shard and same store. A
+   * format 1 record carries no store id: it belongs where its shard number matches. (Stores on a
+   * raw device are format 2 from mkfs on, so a stale record of an earlier store on the same device,
+   * which mkfs cannot erase in bulk, is never taken for one of this store.)
+   */
+  public boolean belongsTo(Superblock sb) {
+    return shard == sb.shard() && (storeId == sb.storeId() || storeId == 0);
+  }
 
   public int metaBlocks() {
     return RecordDescriptor.metaBlocks(metaLength);
@@ -34,7 +46,8 @@ public record RecordHeader(
     buf.set(Blocks.INT, RecordDescriptor.DATA_BLOCKS_OFFSET, dataBlocks);
     buf.set(Blocks.INT, RecordDescriptor.DELTA_COUNT_OFFSET, deltaCount);
     buf.set(Blocks.INT, RecordDescriptor.META_BLOCKS_OFFSET, metaBlocks());
-    buf.asSlice(44, 16).fill((byte) 0);
+    buf.set(Blocks.LONG, RecordDescriptor.STORE_ID_OFFSET, storeId);
+    buf.asSlice(RecordDescriptor.STORE_ID_OFFSET + 8, 8).fill((byte) 0);
     buf.set(Blocks.INT, RecordDescriptor.CRC_OFFSET, headerCrc(buf, metaLength, crc));
   }
 
@@ -71,7 +84,8 @@ public record RecordHeader(
             buf.get(Blocks.LONG, RecordDescriptor.EPOCH_OFFSET),
             metaLength,
             dataBlocks,
-            deltaCount);
+            deltaCount,
+            version >= 2 ? buf.get(Blocks.LONG, RecordDescriptor.STORE_ID_OFFSET) : 0);
     if (h.length() > maxLength
         || buf.get(Blocks.INT, RecordDescriptor.META_BLOCKS_OFFSET) != h.metaBlocks()) {
       return null;

@@ -3,7 +3,6 @@ package io.tidestore.store.shard;
 import io.tidestore.store.checkpoint.Checkpoint;
 import io.tidestore.store.checkpoint.CheckpointCodec;
 import io.tidestore.store.io.IoCompletion;
-import io.tidestore.store.io.IoFile;
 import io.tidestore.store.io.IoOpException;
 import io.tidestore.store.journal.Journal;
 import java.lang.foreign.Arena;
@@ -19,7 +18,7 @@ import java.lang.foreign.MemorySegment;
 final class Checkpointer implements IoCompletion {
   private final ShardContext ctx;
   private final Journal journal;
-  private final IoFile[] slots;
+  private final CheckpointSlot[] slots;
 
   /** Told when a checkpoint freed segments (waiting writes may go on). */
   private final Runnable spaceFreed;
@@ -36,7 +35,7 @@ final class Checkpointer implements IoCompletion {
   Checkpointer(
       ShardContext ctx,
       Journal journal,
-      IoFile[] slots,
+      CheckpointSlot[] slots,
       long generation,
       long durableSeq,
       Runnable spaceFreed) {
@@ -104,10 +103,27 @@ final class Checkpointer implements IoCompletion {
     MemorySegment image =
         CheckpointCodec.encode(
             imageArena, ctx.shard, ctx.superblock.storeId(), header, ctx.index, ctx.crc);
+    CheckpointSlot slot = slots[(int) (gen & 1)];
+    if (image.byteSize() > slot.capacity()) {
+      imageArena.close();
+      imageArena = null;
+      ctx.health.checkpointFailed(
+          new IoOpException(
+              IoOpException.Op.WRITE_DURABLE,
+              28,
+              slot.offset(),
+              image.byteSize(),
+              "index checkpoint of "
+                  + image.byteSize()
+                  + " bytes exceeds its slot of "
+                  + slot.capacity()
+                  + " bytes on the device"));
+      return;
+    }
     inFlight = true;
     pendingSeq = seq;
     journalBytesAtLast = journal.bytesWritten();
-    ctx.queue.writeDurable(slots[(int) (gen & 1)], 0, image, this, gen);
+    ctx.queue.writeDurable(slot.file(), slot.offset(), image, this, gen);
     ctx.submitQuietly();
   }
 
@@ -139,8 +155,8 @@ final class Checkpointer implements IoCompletion {
   }
 
   void close() {
-    for (IoFile f : slots) {
-      f.close();
+    for (CheckpointSlot s : slots) {
+      s.file().close();
     }
   }
 }

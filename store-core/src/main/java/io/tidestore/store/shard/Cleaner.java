@@ -240,7 +240,7 @@ final class Cleaner implements IoCompletion {
     while (pos + Blocks.SIZE <= segBytes && !stalled) {
       MemorySegment at = buffer.asSlice(pos);
       RecordHeader h = RecordHeader.peek(at, (int) (segBytes - pos));
-      if (h == null || h.shard() != ctx.shard || !h.verify(at, ctx.crc)) {
+      if (h == null || !h.belongsTo(ctx.superblock) || !h.verify(at, ctx.crc)) {
         break;
       }
       recordLocation = segs.firstLocation(victim) + (int) (pos >>> Blocks.SHIFT) + h.metaBlocks();

@@ -14,7 +14,6 @@ import io.tidestore.store.checkpoint.Checkpoint;
 import io.tidestore.store.index.BlockEntry;
 import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.index.ObjectIndex;
-import io.tidestore.store.io.IoFile;
 import io.tidestore.store.io.IoOpException;
 import io.tidestore.store.journal.Batch;
 import io.tidestore.store.journal.Journal;
@@ -64,7 +63,7 @@ final class LogShard implements ShardStore, Journal.Listener {
   LogShard(
       ShardContext ctx,
       Arena arena,
-      IoFile[] checkpointSlots,
+      CheckpointSlot[] checkpointSlots,
       Checkpoint checkpoint,
       Replay.Result replay,
       SyncRound syncRound) {

@@ -91,7 +91,7 @@ final class Replay {
         readFully(sb.segmentOffset(segment) + offset, head);
         h = RecordHeader.peek(head, (int) (segBytes - offset));
       }
-      if (h != null && h.shard() == sb.shard() && h.seq() == expected && h.epoch() >= minEpoch) {
+      if (h != null && h.belongsTo(sb) && h.seq() == expected && h.epoch() >= minEpoch) {
         MemorySegment rec = record.asSlice(0, h.length());
         readFully(sb.segmentOffset(segment) + offset, rec);
         String bad = verify(rec, h);
@@ -163,7 +163,7 @@ final class Replay {
       long pos = 0;
       while (pos + Blocks.SIZE <= rest.byteSize()) {
         RecordHeader h = RecordHeader.peek(rest.asSlice(pos), (int) (rest.byteSize() - pos));
-        if (h != null && h.shard() == sb.shard() && h.seq() > seq && h.epoch() >= minEpoch) {
+        if (h != null && h.belongsTo(sb) && h.seq() > seq && h.epoch() >= minEpoch) {
           later++;
           seq = h.seq();
           pos += h.length();
@@ -222,7 +222,7 @@ final class Replay {
       for (int s = 0; s < heads.length; s++) {
         readFully(sb.segmentOffset(s), head);
         RecordHeader h = RecordHeader.peek(head, sb.segmentBytes());
-        heads[s] = h != null && h.shard() == sb.shard() ? h : null;
+        heads[s] = h != null && h.belongsTo(sb) ? h : null;
       }
     }
     int best = -1;

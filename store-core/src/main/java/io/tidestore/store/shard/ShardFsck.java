@@ -11,8 +11,6 @@ import io.tidestore.store.segment.SegmentTable;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,11 +34,11 @@ public final class ShardFsck {
     this.out = out;
   }
 
-  /** Checks shard {@code shard} of the store in {@code dir}, printing findings; the fault count. */
-  public static int check(Path dir, int shard, IoQueue queue, Consumer<String> out)
+  /** Checks the shard in {@code space}, printing findings; returns the fault count. */
+  public static int check(ShardSpace space, IoQueue queue, Consumer<String> out)
       throws IOException {
     ShardFsck f = new ShardFsck(out);
-    f.shard(dir, shard, queue);
+    f.shard(space, queue);
     return f.faults;
   }
 
@@ -49,21 +47,13 @@ public final class ShardFsck {
     out.accept("  FAULT shard " + shard + ": " + what);
   }
 
-  private void shard(Path dir, int shard, IoQueue queue) throws IOException {
-    IoFile file = queue.open(ShardFiles.data(dir, shard), IoFile.Mode.READ);
-    IoFile[] slots = new IoFile[2];
-    List<Path> created = new ArrayList<>();
-    try {
-      for (int i = 0; i < 2; i++) {
-        Path p = ShardFiles.checkpoint(dir, shard, i);
-        if (!Files.exists(p)) {
-          created.add(p);
-        }
-        slots[i] = queue.open(p, IoFile.Mode.CREATE);
-      }
+  private void shard(ShardSpace space, IoQueue queue) throws IOException {
+    int shard = space.shard();
+    try (OpenedSpace opened = OpenedSpace.open(queue, space, false)) {
+      IoFile file = opened.file;
       ShardMount.Loaded l;
       try {
-        l = ShardMount.load(new SyncIo(queue), file, slots, shard);
+        l = ShardMount.load(new SyncIo(queue), opened, shard);
       } catch (IOException e) {
         fault(shard, e.getMessage());
         return;
@@ -88,16 +78,6 @@ public final class ShardFsck {
         fault(shard, "a superblock copy is damaged: " + l.superblockNote());
       }
       checkBlocks(shard, file, sb, l, queue);
-    } finally {
-      file.close();
-      for (IoFile f : slots) {
-        if (f != null) {
-          f.close();
-        }
-      }
-      for (Path p : created) {
-        Files.deleteIfExists(p);
-      }
     }
   }
 
@@ -178,7 +158,7 @@ public final class ShardFsck {
         long pos = 0;
         while (pos + Blocks.SIZE <= sb.segmentBytes()) {
           RecordHeader h = RecordHeader.peek(buf.asSlice(pos), (int) (sb.segmentBytes() - pos));
-          if (h == null || h.shard() != shard || !h.verify(buf.asSlice(pos), crc)) {
+          if (h == null || !h.belongsTo(sb) || !h.verify(buf.asSlice(pos), crc)) {
             break;
           }
           records++;

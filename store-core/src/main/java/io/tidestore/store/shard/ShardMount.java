@@ -23,7 +23,6 @@ import io.tidestore.store.segment.SegmentTable;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -56,8 +55,7 @@ public final class ShardMount {
    * does not fit fails here with {@link io.tidestore.store.memory.MemoryBudgetExceededException}.
    */
   public static ShardStore mount(
-      Path dir,
-      int shard,
+      ShardSpace space,
       IoQueue queue,
       StoreConfig config,
       ExtentCacheHook cache,
@@ -65,17 +63,15 @@ public final class ShardMount {
       SyncRound syncRound)
       throws IOException {
     long start = System.nanoTime();
-    IoFile file = queue.open(ShardFiles.data(dir, shard), IoFile.Mode.READ_WRITE);
-    IoFile[] slots = new IoFile[2];
+    int shard = space.shard();
+    OpenedSpace opened = OpenedSpace.open(queue, space, true);
+    IoFile file = opened.file;
     Arena arena =
         BudgetedArena.ofShared(budget, MemoryUse.IO_BUFFERS, "I/O buffers of shard " + shard);
     ObjectIndex charged = null;
     try {
-      for (int i = 0; i < 2; i++) {
-        slots[i] = queue.open(ShardFiles.checkpoint(dir, shard, i), IoFile.Mode.CREATE);
-      }
       SyncIo io = new SyncIo(queue);
-      Loaded loaded = load(io, file, slots, shard, budget);
+      Loaded loaded = load(io, opened, shard, budget);
       loaded.index.attachMemory(new IndexMemory(budget, "index of shard " + shard));
       charged = loaded.index;
       Superblock sb = loaded.superblock;
@@ -88,13 +84,13 @@ public final class ShardMount {
       Superblock next = sb.next(sb.epoch() + 1);
       MemorySegment block = arena.allocate(Blocks.SIZE, Blocks.SIZE);
       next.encode(block, new CRC32C());
-      io.writeDurable(file, (long) next.copy() * Blocks.SIZE, block);
+      io.writeDurable(file, opened.base + (long) next.copy() * Blocks.SIZE, block);
       if (loaded.olderFormat) {
         // Both copies at this format: an older build must find no superblock it reads and refuse
         // the store, rather than mount its stale copy and miss the records written from now on.
         next = next.next(next.epoch());
         next.encode(block, new CRC32C());
-        io.writeDurable(file, (long) next.copy() * Blocks.SIZE, block);
+        io.writeDurable(file, opened.base + (long) next.copy() * Blocks.SIZE, block);
         LOG.log(
             System.Logger.Level.INFO,
             "shard "
@@ -105,7 +101,7 @@ public final class ShardMount {
       }
       ShardContext ctx =
           new ShardContext(shard, queue, file, next, config, loaded.index, loaded.segments, cache);
-      LogShard logShard = new LogShard(ctx, arena, slots, loaded.checkpoint, r, syncRound);
+      LogShard logShard = new LogShard(ctx, arena, opened.slots, loaded.checkpoint, r, syncRound);
       LOG.log(
           r.laterRecords() > 0 ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
           String.format(
@@ -127,12 +123,7 @@ public final class ShardMount {
       }
       return logShard;
     } catch (IOException | RuntimeException e) {
-      file.close();
-      for (IoFile f : slots) {
-        if (f != null) {
-          f.close();
-        }
-      }
+      opened.close();
       arena.close();
       if (charged != null) {
         charged.releaseMemory();
@@ -142,18 +133,20 @@ public final class ShardMount {
   }
 
   /** Reads superblock and checkpoint and replays, without writing anything. */
-  static Loaded load(SyncIo io, IoFile file, IoFile[] slots, int shard) throws IOException {
-    return load(io, file, slots, shard, MemoryBudget.unbounded());
+  static Loaded load(SyncIo io, OpenedSpace space, int shard) throws IOException {
+    return load(io, space, shard, MemoryBudget.unbounded());
   }
 
   /** As {@link #load(SyncIo, IoFile, IoFile[], int)}, its buffers charged to {@code budget}. */
-  static Loaded load(SyncIo io, IoFile file, IoFile[] slots, int shard, MemoryBudget budget)
+  static Loaded load(SyncIo io, OpenedSpace space, int shard, MemoryBudget budget)
       throws IOException {
+    IoFile file = space.file;
+    CheckpointSlot[] slots = space.slots;
     CRC32C crc = new CRC32C();
     try (Arena arena =
         BudgetedArena.ofShared(budget, MemoryUse.IO_BUFFERS, "replay buffers of shard " + shard)) {
       MemorySegment two = arena.allocate(2L * Blocks.SIZE, Blocks.SIZE);
-      if (io.read(file, 0, two) < two.byteSize()) {
+      if (io.read(file, space.base, two) < two.byteSize()) {
         throw new IOException(file.path() + " is too short to be a Tidestore shard");
       }
       Superblock sb = null;
@@ -188,11 +181,18 @@ public final class ShardMount {
       List<Checkpoint> candidates = new ArrayList<>();
       List<Integer> slotOf = new ArrayList<>();
       MemorySegment block = arena.allocate(Blocks.SIZE, Blocks.SIZE);
+      MemorySegment zeros = arena.allocate(Blocks.SIZE, Blocks.SIZE);
+      zeros.fill((byte) 0);
       for (int i = 0; i < 2; i++) {
-        if (slots[i].size() < Blocks.SIZE) {
-          continue;
+        CheckpointSlot slot = slots[i];
+        if (slot.file() == null
+            || slot.file().size() < slot.offset() + Blocks.SIZE
+            || io.read(slot.file(), slot.offset(), block) < Blocks.SIZE) {
+          continue; // never written (a slot file created empty, or absent)
         }
-        io.read(slots[i], 0, block);
+        if (block.mismatch(zeros) < 0) {
+          continue; // never written (a slot mkfs zeroed on a device)
+        }
         try {
           candidates.add(CheckpointCodec.decodeHeader(block, shard, sb.storeId(), crc));
           slotOf.add(i);
@@ -210,8 +210,14 @@ public final class ShardMount {
         try (Arena img =
             BudgetedArena.ofShared(
                 budget, MemoryUse.INDEX, "index checkpoint image of shard " + shard)) {
-          MemorySegment image = img.allocate(Blocks.roundUp(4096 + c.bodyLength()), Blocks.SIZE);
-          if (io.read(slots[slotOf.get(i)], 0, image) < image.byteSize()) {
+          CheckpointSlot slot = slots[slotOf.get(i)];
+          long bytes = Blocks.roundUp(Blocks.SIZE + c.bodyLength());
+          if (c.bodyLength() < 0 || bytes > slot.capacity()) {
+            throw new CorruptRecordException(
+                "checkpoint body of " + c.bodyLength() + " bytes does not fit its slot");
+          }
+          MemorySegment image = img.allocate(bytes, Blocks.SIZE);
+          if (io.read(slot.file(), slot.offset(), image) < image.byteSize()) {
             throw new CorruptRecordException("checkpoint file is truncated");
           }
           ObjectIndex loadedIndex = new ObjectIndex();

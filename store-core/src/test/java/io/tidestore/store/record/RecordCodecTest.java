@@ -33,7 +33,7 @@ class RecordCodecTest {
     d.remove(8);
     MemorySegment meta = arena.allocate(2L * Blocks.SIZE, Blocks.SIZE);
     MemorySegment.copy(d.bytes(), 0, meta, RecordDescriptor.HEADER_LENGTH, d.length());
-    new RecordHeader(2, 41, 6, d.length(), 3, d.count()).encode(meta, crc);
+    new RecordHeader(2, 41, 6, d.length(), 3, d.count(), 0x77L).encode(meta, crc);
     return meta;
   }
 
@@ -46,6 +46,7 @@ class RecordCodecTest {
       assertEquals(2, h.shard());
       assertEquals(41, h.seq());
       assertEquals(6, h.epoch());
+      assertEquals(0x77L, h.storeId());
       assertEquals(3, h.dataBlocks());
       assertEquals(8, h.deltaCount());
       assertEquals((h.metaBlocks() + 3L) * Blocks.SIZE, h.length());

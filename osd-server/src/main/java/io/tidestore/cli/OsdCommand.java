@@ -112,7 +112,7 @@ final class OsdCommand implements Callable<Integer> {
       converter = TransportConverter.class,
       description =
           "Netty transport of the reactors; both carry the store's io_uring queues. Default: epoll"
-              + " (faster here, see docs/engines.md).")
+              + " (docs/engines.md compares them).")
   Transport transport = Transport.EPOLL;
 
   @Option(

@@ -82,10 +82,10 @@ public final class NbdServer implements AutoCloseable {
    * Largest single read from a client's socket. At 64 KiB x 16 fio keeps 1 MiB of writes in flight;
    * reads capped at 64 KiB took sixteen recvfrom calls to bring that in, each taking the socket
    * lock that the client's sends contend for (a contended lock spins in the hypervisor on this VM).
-   * In A/B runs against Netty's default (reads of at most 64 KiB) 64 KiB durable writes went from
-   * ~6.5-9k to ~10k a second (docs/benchmarks.md "NBD socket reads"). A write's payload slice keeps
-   * its read buffer alive until the shard has copied it, so this also bounds what one payload can
-   * pin.
+   * The A/B against Netty's default (reads of at most 64 KiB) is to be re-run in a quiet window
+   * (docs/benchmarks.md "NBD socket reads"; its earlier figures came from a busy machine). A
+   * write's payload slice keeps its read buffer alive until the shard has copied it, so this also
+   * bounds what one payload can pin.
    */
   static final int MAX_READ_BYTES = 256 << 10;
 

@@ -47,7 +47,7 @@ class CapacityTest {
       ShardStats empty = h.shard.stats();
       // The same 29 segments of 32 blocks, of which users get 75%: 696 blocks, below the 812 of
       // the break-even. (The write amplification this saves is measured at a realistic geometry:
-      // StoreMeasurementsTest, docs/benchmarks.md "Cleaner at 90% full".)
+      // bench-jmh StoreMeasurements, docs/benchmarks.md "Cleaner at 90% full".)
       assertEquals(29L * 32 * 3 / 4 * 4096, empty.capacityBytes());
       fillExactlyThenOverwrite(h, empty);
     }

@@ -130,7 +130,9 @@ public final class ObjectClient implements AutoCloseable {
                           result.completeExceptionally(
                               new IOException(
                                   "TLS handshake with "
-                                      + address
+                                      + address.getHostString()
+                                      + ":"
+                                      + address.getPort()
                                       + " failed: "
                                       + TlsErrors.describe(h.cause()),
                                   h.cause()));
@@ -159,7 +161,9 @@ public final class ObjectClient implements AutoCloseable {
                 cause =
                     new IOException(
                         "the daemon at "
-                            + address
+                            + address.getHostString()
+                            + ":"
+                            + address.getPort()
                             + " closed the connection before answering HELLO: "
                             + (tls
                                 ? "it refused this client's certificate (see the daemon's log),"
@@ -398,6 +402,12 @@ public final class ObjectClient implements AutoCloseable {
     }
   }
 
+  private static String hostAndPort(Channel channel) {
+    return channel.remoteAddress() instanceof InetSocketAddress a
+        ? a.getHostString() + ":" + a.getPort()
+        : String.valueOf(channel.remoteAddress());
+  }
+
   /** Requests sent and not yet answered; call on any thread (an estimate off the loop). */
   public int inFlight() {
     return pending.size();
@@ -461,7 +471,7 @@ public final class ObjectClient implements AutoCloseable {
       failAll(
           TlsErrors.isTls(cause)
               ? new IOException(
-                  "TLS with " + ctx.channel().remoteAddress() + ": " + TlsErrors.describe(cause),
+                  "TLS with " + hostAndPort(ctx.channel()) + ": " + TlsErrors.describe(cause),
                   cause)
               : cause);
       ctx.close();

@@ -63,6 +63,7 @@ public final class TlsErrors {
     }
     if (lower.contains("unable to find valid certification path")
         || lower.contains("pkix path building failed")
+        || lower.contains("does not chain with any of the trust anchors")
         || lower.contains("unknown_ca")) {
       return "the certificate is not signed by the expected CA (" + firstLine(all) + ")";
     }

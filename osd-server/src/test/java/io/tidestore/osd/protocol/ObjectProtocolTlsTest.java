@@ -16,6 +16,7 @@ import io.tidestore.osd.metrics.OpLatencies;
 import io.tidestore.osd.net.InboundBudget;
 import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.reactor.Transport;
+import io.tidestore.osd.security.CertificateAuthority;
 import io.tidestore.osd.security.CertificateFiles;
 import io.tidestore.osd.security.Refusal;
 import io.tidestore.osd.security.SecuritySettings;
@@ -30,11 +31,17 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -201,6 +208,80 @@ class ObjectProtocolTlsTest {
     assertEquals(1, security.counters().handshakeFailures());
     try (ObjectClient ro = connect(clientTls("ro"))) {
       assertEquals(3, await(ro.stat("x")).size(), "served after the refusal");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = TlsProvider.class,
+      names = {"JDK", "OPENSSL"})
+  void certificatesOfAnotherCaExpiredOrMissingAreRefusedAtTheHandshake(TlsProvider provider)
+      throws Exception {
+    Path pki = dir.resolve("pki");
+    TlsInit.run(
+        dir.resolve("other"), List.of("127.0.0.1"), List.of("ro"), Duration.ofDays(1), l -> {});
+    Path expired = Files.createDirectories(dir.resolve("expired"));
+    CertificateAuthority ca = CertificateAuthority.load(pki);
+    CertificateAuthority.Issued late =
+        ca.client("ro", Instant.now().minus(Duration.ofDays(10)), Duration.ofDays(1));
+    Files.copy(pki.resolve("ca-cert.pem"), expired.resolve("ca-cert.pem"));
+    CertificateAuthority.writeCertificate(expired.resolve("client-cert.pem"), late.certificate());
+    CertificateAuthority.writeKey(expired.resolve("client-key.pem"), late.key());
+    Path caOnly = Files.createDirectories(dir.resolve("ca-only"));
+    Files.copy(pki.resolve("ca-cert.pem"), caOnly.resolve("ca-cert.pem"));
+    // The other CA's client trusts this server's CA, so only the server's check refuses it.
+    Path otherCa = TlsInit.clientDir(dir.resolve("other"), "ro");
+    Files.copy(
+        pki.resolve("ca-cert.pem"),
+        otherCa.resolve("ca-cert.pem"),
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+
+    serve(TlsMode.REQUIRE, provider);
+    try (HandshakeLog log = new HandshakeLog()) {
+      for (Path client : List.of(otherCa, expired, caOnly)) {
+        SslContext tls =
+            TlsContexts.client(
+                CertificateFiles.client(client), io.netty.handler.ssl.SslProvider.JDK);
+        ExecutionException e = assertThrows(ExecutionException.class, () -> connect(tls));
+        String why = e.getCause().getMessage();
+        assertTrue(why.contains("refused") || why.contains("no client certificate"), why);
+      }
+      assertTrue(log.next().contains("not signed by the expected CA"), log.last);
+      assertTrue(log.next().contains("has expired"), log.last);
+      assertTrue(log.next().contains("no client certificate"), log.last);
+    }
+    assertEquals(3, security.counters().handshakeFailures());
+    assertEquals(0, ops.reads.get() + ops.mutations.get());
+  }
+
+  /** The daemon's one-line handshake failures, as they are logged. */
+  private static final class HandshakeLog extends Handler implements AutoCloseable {
+    private final Logger logger = Logger.getLogger("io.tidestore.osd.security.HandshakeWatch");
+    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    String last;
+
+    HandshakeLog() {
+      logger.addHandler(this);
+    }
+
+    /** The next line logged, waiting for it. */
+    String next() throws InterruptedException {
+      last = lines.poll(10, TimeUnit.SECONDS);
+      assertTrue(last != null, "no handshake failure logged");
+      return last;
+    }
+
+    @Override
+    public void publish(LogRecord record) {
+      lines.add(record.getMessage());
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {
+      logger.removeHandler(this);
     }
   }
 

@@ -174,6 +174,8 @@ class SecurityIT {
         assertTrue(curlMetrics(client("ro")).contains("tidestore_ops_refused_total"));
         assertFalse(curl(List.of("--cacert", pki.resolve("ca-cert.pem").toString())).ok());
 
+        cliCommandsSpeakTls();
+
         String sClient = openSslClient(client("admin"));
         assertTrue(sClient.contains("Verify return code: 0 (ok)"), sClient);
         assertTrue(sClient.contains("TLSv1.3"), sClient);
@@ -182,6 +184,30 @@ class SecurityIT {
       assertFalse(osd.output().contains("\tat "), "a refusal logged a stack trace");
       osd.signal("TERM");
       assertEquals(0, osd.awaitExit(WAIT), osd.output());
+    }
+  }
+
+  /** {@code image} and {@code admin} from the real jar with a client's certificate directory. */
+  private void cliCommandsSpeakTls() throws Exception {
+    String admin = client("admin").toString();
+    String osd = "127.0.0.1:" + objectPort;
+    tidestore("image", "--tls-certificates", admin, "--osd", osd, "create", "cli0", "--size", "8M");
+    String listed =
+        tidestore("image", "--tls-certificates", client("ro").toString(), "--osd", osd, "ls");
+    assertTrue(listed.contains("cli0"), listed);
+    try (OsdProcess refused =
+        OsdProcess.start(
+            "image", "--tls-certificates", client("ro").toString(), "--osd", osd, "rm", "cli0")) {
+      assertTrue(refused.awaitExit(WAIT) != 0, refused.output());
+      assertTrue(refused.output().contains("EPERM"), refused.output());
+    }
+    String http = "127.0.0.1:" + metricsPort;
+    String status = tidestore("admin", "--tls-certificates", admin, "--http", http, "status");
+    assertTrue(status.contains("\"security\":{\"tls\":\"require\""), status);
+    try (OsdProcess plain = OsdProcess.start("admin", "--http", http, "status")) {
+      assertTrue(
+          plain.awaitExit(WAIT) != 0, "plain HTTP to the HTTPS admin port: " + plain.output());
+      assertTrue(plain.output().contains("give --tls-certificates"), plain.output());
     }
   }
 
@@ -354,10 +380,11 @@ class SecurityIT {
     return r.output();
   }
 
-  /** {@code tidestore ARGS...} from the real jar; fails unless it exits 0. */
-  private static void tidestore(String... args) throws Exception {
+  /** {@code tidestore ARGS...} from the real jar; fails unless it exits 0; its output. */
+  private static String tidestore(String... args) throws Exception {
     try (OsdProcess p = OsdProcess.start(args)) {
-      assertEquals(0, p.awaitExit(WAIT), p.output());
+      assertEquals(0, p.awaitExit(WAIT), String.join(" ", args) + ":\n" + p.output());
+      return p.output();
     }
   }
 

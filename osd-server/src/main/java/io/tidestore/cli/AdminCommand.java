@@ -83,7 +83,11 @@ final class AdminCommand {
               "tidestore admin: cannot ask the daemon at "
                   + http
                   + ": "
-                  + (TlsErrors.isTls(e) ? TlsErrors.describe(e) : String.valueOf(e.getMessage())));
+                  + (TlsErrors.isTls(e) ? TlsErrors.describe(e) : String.valueOf(e.getMessage()))
+                  + (tls.directory() == null
+                      ? " (a daemon with --tls require speaks HTTPS only: give --tls-certificates"
+                          + " DIR or $TIDESTORE_TLS_CERTIFICATES)"
+                      : ""));
       return 1;
     }
     return print(spec, response);

@@ -146,12 +146,25 @@ final class OsdProcess implements AutoCloseable {
 
   /** Waits until at least {@code n} lines start with {@code prefix}; false at the deadline. */
   boolean awaitCount(String prefix, int n, Duration timeout) throws InterruptedException {
+    return awaitCount(l -> l.startsWith(prefix), n, timeout);
+  }
+
+  /**
+   * Waits until at least {@code n} lines contain {@code text} (log lines start with a timestamp);
+   * false at the deadline.
+   */
+  boolean awaitCountContaining(String text, int n, Duration timeout) throws InterruptedException {
+    return awaitCount(l -> l.contains(text), n, timeout);
+  }
+
+  private boolean awaitCount(java.util.function.Predicate<String> match, int n, Duration timeout)
+      throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     synchronized (lines) {
       while (true) {
         int c = 0;
         for (String l : lines) {
-          if (l.startsWith(prefix)) {
+          if (match.test(l)) {
             c++;
           }
         }

@@ -1,6 +1,8 @@
 package io.tidestore.cli;
 
 import io.tidestore.osd.OsdSettings;
+import io.tidestore.osd.security.TlsContexts;
+import io.tidestore.osd.security.TlsErrors;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -10,7 +12,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -25,7 +30,11 @@ import picocli.CommandLine.Spec;
     name = "admin",
     mixinStandardHelpOptions = true,
     versionProvider = VersionInfo.class,
-    description = "Ask a running daemon: status, dump_metrics, cache-policy set lru|2q.",
+    description = {
+      "Ask a running daemon: status, dump_metrics, cache-policy set lru|2q.",
+      "With --tls-certificates DIR (or $TIDESTORE_TLS_CERTIFICATES) it speaks HTTPS with that"
+          + " client certificate, as a daemon with --tls require or off loopback wants."
+    },
     subcommands = {
       AdminCommand.Status.class,
       AdminCommand.DumpMetrics.class,
@@ -38,16 +47,50 @@ final class AdminCommand {
       description = "The daemon's metrics/admin HTTP address. Default: ${DEFAULT-VALUE}.")
   String http = "127.0.0.1:" + OsdSettings.DEFAULT_METRICS_PORT;
 
+  @Mixin ClientTlsOptions tls = new ClientTlsOptions();
+
+  /** HTTPS with the client's certificate when --tls-certificates (or the env) names one. */
   HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
-    try (HttpClient client =
-        HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
+    SSLContext context = tls.http();
+    HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+    if (context != null) {
+      builder
+          .sslContext(context)
+          .sslParameters(new SSLParameters(null, new String[] {TlsContexts.PROTOCOL}));
+    }
+    try (HttpClient client = builder.build()) {
       return client.send(
           request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
     }
   }
 
   URI uri(String path) {
-    return URI.create("http://" + http + path);
+    return URI.create((tls.directory() != null ? "https://" : "http://") + http + path);
+  }
+
+  /**
+   * Sends {@code request} and prints the answer: exit 0 on HTTP 200, else 1 with the daemon's
+   * error, or why it could not be reached, on stderr.
+   */
+  int ask(CommandSpec spec, HttpRequest.Builder request) throws InterruptedException {
+    HttpResponse<String> response;
+    try {
+      response = send(request);
+    } catch (IOException e) {
+      spec.commandLine()
+          .getErr()
+          .println(
+              "tidestore admin: cannot ask the daemon at "
+                  + http
+                  + ": "
+                  + (TlsErrors.isTls(e) ? TlsErrors.describe(e) : String.valueOf(e.getMessage()))
+                  + (tls.directory() == null
+                      ? " (a daemon with --tls require speaks HTTPS only: give --tls-certificates"
+                          + " DIR or $TIDESTORE_TLS_CERTIFICATES)"
+                      : ""));
+      return 1;
+    }
+    return print(spec, response);
   }
 
   /** Prints the body; exit 0 on HTTP 200, else 1 with the daemon's error on stderr. */
@@ -70,7 +113,7 @@ final class AdminCommand {
 
     @Override
     public Integer call() throws Exception {
-      return print(spec, admin.send(HttpRequest.newBuilder(admin.uri("/status"))));
+      return admin.ask(spec, HttpRequest.newBuilder(admin.uri("/status")));
     }
   }
 
@@ -88,13 +131,11 @@ final class AdminCommand {
 
     @Override
     public Integer call() throws Exception {
-      return print(
+      return admin.ask(
           spec,
-          admin.send(
-              HttpRequest.newBuilder(
-                  admin.uri(
-                      "/dump_metrics?prefix="
-                          + URLEncoder.encode(prefix, StandardCharsets.UTF_8)))));
+          HttpRequest.newBuilder(
+              admin.uri(
+                  "/dump_metrics?prefix=" + URLEncoder.encode(prefix, StandardCharsets.UTF_8))));
     }
   }
 
@@ -119,11 +160,10 @@ final class AdminCommand {
         throw new picocli.CommandLine.ParameterException(
             spec.commandLine(), "usage: tidestore admin cache-policy set lru|2q");
       }
-      return print(
+      return admin.ask(
           spec,
-          admin.send(
-              HttpRequest.newBuilder(admin.uri("/admin/cache-policy?policy=" + policy))
-                  .POST(HttpRequest.BodyPublishers.noBody())));
+          HttpRequest.newBuilder(admin.uri("/admin/cache-policy?policy=" + policy))
+              .POST(HttpRequest.BodyPublishers.noBody()));
     }
   }
 }

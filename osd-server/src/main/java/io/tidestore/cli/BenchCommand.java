@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -93,6 +94,8 @@ final class BenchCommand implements Callable<Integer> {
       description = "The OSD's object protocol address. Default: ${DEFAULT-VALUE}.")
   String osd = "127.0.0.1:6800";
 
+  @Mixin ClientTlsOptions tls = new ClientTlsOptions();
+
   @Option(
       names = "--client-threads",
       paramLabel = "N",
@@ -129,7 +132,10 @@ final class BenchCommand implements Callable<Integer> {
     NativeBench.Outcome outcome;
     try {
       outcome =
-          NativeBench.run(jobs, image, new NativeBench.Settings(address(), clientThreads, seed));
+          NativeBench.run(
+              jobs,
+              image,
+              new NativeBench.Settings(address(), clientThreads, seed, tls.objectProtocol()));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     } catch (IOException e) {

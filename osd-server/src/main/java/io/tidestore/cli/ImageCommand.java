@@ -3,6 +3,7 @@ package io.tidestore.cli;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.SslContext;
 import io.tidestore.bench.job.ByteSize;
 import io.tidestore.client.ClientObjectOps;
 import io.tidestore.client.ShardAwareClient;
@@ -21,6 +22,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -52,6 +54,8 @@ final class ImageCommand {
       description = "The OSD's object protocol address. Default: ${DEFAULT-VALUE}.")
   String osd = "127.0.0.1:6800";
 
+  @Mixin ClientTlsOptions tls = new ClientTlsOptions();
+
   @FunctionalInterface
   interface Action {
     int run(ImageAdmin images, PrintWriter out) throws Exception;
@@ -65,10 +69,17 @@ final class ImageCommand {
     }
     InetSocketAddress address =
         new InetSocketAddress(osd.substring(0, colon), Integer.parseInt(osd.substring(colon + 1)));
+    SslContext context;
+    try {
+      context = tls.objectProtocol();
+    } catch (java.io.IOException e) {
+      spec.commandLine().getErr().println("tidestore image: " + e.getMessage());
+      return 2;
+    }
     MultiThreadIoEventLoopGroup group =
         new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     try (ShardAwareClient client =
-        ShardAwareClient.connect(group, NioSocketChannel.class, address)
+        ShardAwareClient.connect(group, NioSocketChannel.class, address, context)
             .get(30, TimeUnit.SECONDS)) {
       return action.run(new ImageAdmin(new ClientObjectOps(client)), spec.commandLine().getOut());
     } catch (ImageException e) {

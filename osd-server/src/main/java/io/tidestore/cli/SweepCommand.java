@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -76,6 +77,8 @@ final class SweepCommand implements Callable<Integer> {
       paramLabel = "HOST:PORT",
       description = "The OSD's object protocol address (native engine). Default: ${DEFAULT-VALUE}.")
   String osd = "127.0.0.1:6800";
+
+  @Mixin ClientTlsOptions tls = new ClientTlsOptions();
 
   @Option(
       names = "--fio-target",
@@ -217,7 +220,7 @@ final class SweepCommand implements Callable<Integer> {
             dir.toAbsolutePath());
     LoadEngine load =
         engine == Engine.NATIVE
-            ? new NativeEngine(osd, BuildInfo.version())
+            ? new NativeEngine(osd, BuildInfo.version(), tlsDirectory())
             : new FioRunner(fioBinary);
     String description;
     try {
@@ -227,6 +230,12 @@ final class SweepCommand implements Callable<Integer> {
     }
     new SweepRunner(plan, load, spec.commandLine().getOut()).run(description, host());
     return 0;
+  }
+
+  /** The native engine's certificates, absolute: its child runs from the same directory. */
+  private Path tlsDirectory() {
+    Path dir = tls.directory();
+    return dir == null ? null : dir.toAbsolutePath();
   }
 
   private void validate() {

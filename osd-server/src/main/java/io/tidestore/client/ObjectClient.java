@@ -10,9 +10,12 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.collection.LongObjectHashMap;
 import io.tidestore.osd.ops.NamePage;
 import io.tidestore.osd.ops.ObjectInfo;
+import io.tidestore.osd.ops.ObjectOpsException;
 import io.tidestore.osd.protocol.Frame;
 import io.tidestore.osd.protocol.FrameDecoder;
 import io.tidestore.osd.protocol.FrameDescriptor;
@@ -21,6 +24,7 @@ import io.tidestore.osd.protocol.OpException;
 import io.tidestore.osd.protocol.ShardMap;
 import io.tidestore.osd.protocol.Status;
 import io.tidestore.osd.protocol.Wire;
+import io.tidestore.osd.security.TlsErrors;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
@@ -61,6 +65,21 @@ public final class ObjectClient implements AutoCloseable {
    */
   public static CompletableFuture<ObjectClient> connect(
       EventLoopGroup group, Class<? extends SocketChannel> channelType, InetSocketAddress address) {
+    return connect(group, channelType, address, null);
+  }
+
+  /**
+   * As above, over TLS when {@code tls} is not null: the server's certificate must be signed by the
+   * context's CA and name the host dialed ({@code address}'s host string, an IP address or a name),
+   * and the client presents its own certificate when the context has one. A failed handshake, or a
+   * server that refuses this client's certificate, fails the future with an {@link IOException}
+   * saying why.
+   */
+  public static CompletableFuture<ObjectClient> connect(
+      EventLoopGroup group,
+      Class<? extends SocketChannel> channelType,
+      InetSocketAddress address,
+      SslContext tls) {
     CompletableFuture<ObjectClient> result = new CompletableFuture<>();
     ObjectClient[] holder = new ObjectClient[1];
     Bootstrap bootstrap =
@@ -73,6 +92,13 @@ public final class ObjectClient implements AutoCloseable {
                   @Override
                   protected void initChannel(Channel ch) {
                     holder[0] = new ObjectClient(ch);
+                    if (tls != null) {
+                      ch.pipeline()
+                          .addLast(
+                              "tls",
+                              tls.newHandler(
+                                  ch.alloc(), address.getHostString(), address.getPort()));
+                    }
                     ch.pipeline()
                         .addLast(new FrameDecoder(TimeUnit.SECONDS.toNanos(60), false))
                         .addLast(holder[0].new Replies());
@@ -88,19 +114,65 @@ public final class ObjectClient implements AutoCloseable {
                 return;
               }
               ObjectClient client = holder[0];
-              client
-                  .hello()
-                  .whenComplete(
-                      (ok, e) -> {
-                        if (e != null) {
-                          client.close();
-                          result.completeExceptionally(e);
+              SslHandler handshake = client.channel.pipeline().get(SslHandler.class);
+              if (handshake == null) {
+                client.greet(address, result);
+                return;
+              }
+              handshake
+                  .handshakeFuture()
+                  .addListener(
+                      h -> {
+                        if (h.isSuccess()) {
+                          client.greet(address, result);
                         } else {
-                          result.complete(client);
+                          client.close();
+                          result.completeExceptionally(
+                              new IOException(
+                                  "TLS handshake with "
+                                      + address.getHostString()
+                                      + ":"
+                                      + address.getPort()
+                                      + " failed: "
+                                      + TlsErrors.describe(h.cause()),
+                                  h.cause()));
                         }
                       });
             });
     return result;
+  }
+
+  /** Says HELLO; completes {@code result} with this client or why the server refused it. */
+  private void greet(InetSocketAddress address, CompletableFuture<ObjectClient> result) {
+    boolean tls = channel.pipeline().get(SslHandler.class) != null;
+    hello()
+        .whenComplete(
+            (ok, e) -> {
+              if (e == null) {
+                result.complete(this);
+                return;
+              }
+              close();
+              Throwable cause = ObjectOpsException.unwrap(e);
+              if (cause instanceof ClosedChannelException) {
+                // TLS 1.3 ends the client's handshake before the server has checked the client's
+                // certificate: a refusal arrives as an alert, or as a close, after it. A daemon
+                // that requires TLS closes a plaintext connection without a word.
+                cause =
+                    new IOException(
+                        "the daemon at "
+                            + address.getHostString()
+                            + ":"
+                            + address.getPort()
+                            + " closed the connection before answering HELLO: "
+                            + (tls
+                                ? "it refused this client's certificate (see the daemon's log),"
+                                    + " or it is not a Tidestore object port"
+                                : "does it require TLS (--tls-certificates DIR)?"),
+                        cause);
+              }
+              result.completeExceptionally(cause);
+            });
   }
 
   private CompletableFuture<Void> hello() {
@@ -330,6 +402,12 @@ public final class ObjectClient implements AutoCloseable {
     }
   }
 
+  private static String hostAndPort(Channel channel) {
+    return channel.remoteAddress() instanceof InetSocketAddress a
+        ? a.getHostString() + ":" + a.getPort()
+        : String.valueOf(channel.remoteAddress());
+  }
+
   /** Requests sent and not yet answered; call on any thread (an estimate off the loop). */
   public int inFlight() {
     return pending.size();
@@ -390,7 +468,12 @@ public final class ObjectClient implements AutoCloseable {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      failAll(cause);
+      failAll(
+          TlsErrors.isTls(cause)
+              ? new IOException(
+                  "TLS with " + hostAndPort(ctx.channel()) + ": " + TlsErrors.describe(cause),
+                  cause)
+              : cause);
       ctx.close();
     }
 

@@ -3,6 +3,7 @@ package io.tidestore.client;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslContext;
 import io.tidestore.osd.ops.NamePage;
 import io.tidestore.osd.ops.ObjectInfo;
 import io.tidestore.osd.protocol.ShardMap;
@@ -35,12 +36,26 @@ public final class ShardAwareClient implements AutoCloseable {
   /** Connects to the OSD's main port, reads its shard map and connects to every reactor. */
   public static CompletableFuture<ShardAwareClient> connect(
       EventLoopGroup group, Class<? extends SocketChannel> channelType, InetSocketAddress address) {
-    return ObjectClient.connect(group, channelType, address)
+    return connect(group, channelType, address, null);
+  }
+
+  /**
+   * As above, every connection over TLS when {@code tls} is not null ({@link
+   * ObjectClient#connect(EventLoopGroup, Class, InetSocketAddress, SslContext)}); the reactor ports
+   * are dialed by the same host as the main port, so the certificate names them all.
+   */
+  public static CompletableFuture<ShardAwareClient> connect(
+      EventLoopGroup group,
+      Class<? extends SocketChannel> channelType,
+      InetSocketAddress address,
+      SslContext tls) {
+    return ObjectClient.connect(group, channelType, address, tls)
         .thenCompose(
             first ->
                 first
                     .shardMap()
-                    .thenCompose(map -> connectReactors(group, channelType, address, first, map))
+                    .thenCompose(
+                        map -> connectReactors(group, channelType, address, tls, first, map))
                     .whenComplete(
                         (client, e) -> {
                           if (e != null) {
@@ -53,13 +68,16 @@ public final class ShardAwareClient implements AutoCloseable {
       EventLoopGroup group,
       Class<? extends SocketChannel> channelType,
       InetSocketAddress address,
+      SslContext tls,
       ObjectClient first,
       ShardMap map) {
     List<CompletableFuture<ObjectClient>> connecting = new ArrayList<>();
     for (int r = 0; r < map.reactors(); r++) {
+      // The InetAddress keeps the name it was resolved from: TLS checks the certificate against
+      // the same host string as on the main port.
       InetSocketAddress reactorAddress =
           new InetSocketAddress(address.getAddress(), map.reactorPort(r));
-      connecting.add(ObjectClient.connect(group, channelType, reactorAddress));
+      connecting.add(ObjectClient.connect(group, channelType, reactorAddress, tls));
     }
     return CompletableFuture.allOf(connecting.toArray(CompletableFuture[]::new))
         .handle(

@@ -10,6 +10,7 @@ import io.tidestore.osd.metrics.NettyMemory;
 import io.tidestore.osd.metrics.OpLatencies;
 import io.tidestore.osd.metrics.OsdMetrics;
 import io.tidestore.osd.metrics.ReactorMetrics;
+import io.tidestore.osd.metrics.SecurityMetrics;
 import io.tidestore.osd.metrics.StoreMetrics;
 import io.tidestore.osd.nbd.NbdServer;
 import io.tidestore.osd.net.InboundBudget;
@@ -18,6 +19,7 @@ import io.tidestore.osd.protocol.Op;
 import io.tidestore.osd.protocol.ServerLimits;
 import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.security.ServerSecurity;
+import io.tidestore.osd.security.TlsMode;
 import io.tidestore.osd.store.MountedShards;
 import io.tidestore.osd.store.ShardCaches;
 import io.tidestore.osd.store.StoreAdmin;
@@ -156,6 +158,7 @@ public final class OsdDaemon implements AutoCloseable {
     ReactorMetrics.bind(metrics.registry(), engine.kind().label(), engine.groups());
     MemoryMetrics.bind(metrics.registry(), budget);
     MemoryMetrics.bindInboundFrames(metrics.registry(), frameBudget);
+    SecurityMetrics.bind(metrics.registry(), security.counters());
 
     ShardCaches caches =
         new ShardCaches(
@@ -195,7 +198,8 @@ public final class OsdDaemon implements AutoCloseable {
                 "Object protocol ops, request decoded to reply written, by op",
                 reactors,
                 Op.measuredNames()),
-            frameBudget);
+            frameBudget,
+            security);
     resources.push(objects);
     nbd =
         NbdServer.start(
@@ -213,9 +217,13 @@ public final class OsdDaemon implements AutoCloseable {
             frameBudget);
     resources.push(nbd);
 
+    // Its own address (--admin-listen, loopback by default), not --listen: metrics and admin
+    // operations stay on this host unless asked for, and then need a certificate.
     admin =
         AdminHttpServer.start(
-            new InetSocketAddress(settings.listenAddress(), settings.metricsPort()),
+            new InetSocketAddress(settings.security().adminListen(), settings.metricsPort()),
+            security,
+            security.adminMode(),
             metrics::scrape,
             metrics::dumpJson,
             this::statusJson,
@@ -237,7 +245,11 @@ public final class OsdDaemon implements AutoCloseable {
             + admin.address().getPort()
             + " io_backend="
             + ioBackend
-            + " (http /metrics /status) in "
+            + " ("
+            + (security.adminMode() == TlsMode.REQUIRE ? "https" : "http")
+            + " /metrics /status on "
+            + admin.address().getAddress().getHostAddress()
+            + ") in "
             + Duration.between(started, Instant.now()).toMillis()
             + " ms; "
             + security.describe());
@@ -278,6 +290,8 @@ public final class OsdDaemon implements AutoCloseable {
         + Duration.between(started, Instant.now()).toSeconds()
         + ",\"memory\":"
         + memoryJson()
+        + ",\"security\":"
+        + security.statusJson()
         + "}";
   }
 

@@ -5,6 +5,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.SslContext;
 import io.tidestore.bench.job.FioJob;
 import io.tidestore.client.ShardAwareClient;
 import io.tidestore.osd.image.ImageHeaders;
@@ -35,8 +36,9 @@ public final class NativeBench {
    * @param osd the OSD's object protocol address
    * @param clientThreads event loop threads of the client (1 keeps every completion on one thread)
    * @param seed the first worker's random seed; worker i uses seed + i
+   * @param tls the client's TLS context, or null for plaintext
    */
-  public record Settings(InetSocketAddress osd, int clientThreads, long seed) {}
+  public record Settings(InetSocketAddress osd, int clientThreads, long seed, SslContext tls) {}
 
   /**
    * What one fio job section measured, its workers merged.
@@ -77,7 +79,7 @@ public final class NativeBench {
     checkTiming(jobs);
     MultiThreadIoEventLoopGroup group =
         new MultiThreadIoEventLoopGroup(settings.clientThreads(), NioIoHandler.newFactory());
-    try (ShardAwareClient client = connect(group, settings.osd())) {
+    try (ShardAwareClient client = connect(group, settings.osd(), settings.tls())) {
       Map<String, ImageTarget> images = new HashMap<>();
       List<List<BenchWorker>> workers = new ArrayList<>();
       long seed = settings.seed();
@@ -247,12 +249,17 @@ public final class NativeBench {
     return (long) (s * 1e9);
   }
 
-  private static ShardAwareClient connect(MultiThreadIoEventLoopGroup group, InetSocketAddress osd)
+  private static ShardAwareClient connect(
+      MultiThreadIoEventLoopGroup group, InetSocketAddress osd, SslContext tls)
       throws IOException, InterruptedException {
     try {
-      return ShardAwareClient.connect(group, NioSocketChannel.class, osd).get(30, TimeUnit.SECONDS);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IOException("cannot reach the OSD at " + osd + ": " + e.getMessage(), e);
+      return ShardAwareClient.connect(group, NioSocketChannel.class, osd, tls)
+          .get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw new IOException(
+          "cannot reach the OSD at " + osd + ": " + e.getCause().getMessage(), e.getCause());
+    } catch (TimeoutException e) {
+      throw new IOException("cannot reach the OSD at " + osd + ": no answer in 30 s", e);
     }
   }
 

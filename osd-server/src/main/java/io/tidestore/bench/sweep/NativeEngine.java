@@ -4,6 +4,7 @@ import io.tidestore.bench.orchestrate.ChildCommand;
 import io.tidestore.osd.cpu.CpuList;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 
@@ -15,14 +16,18 @@ import java.util.List;
 public final class NativeEngine implements LoadEngine {
   private final String osd;
   private final String version;
+  private final Path tlsCertificates;
 
   /**
    * @param osd the OSD's object protocol address, HOST:PORT
    * @param version Tidestore's version, for the report
+   * @param tlsCertificates the client's certificate directory (bench --tls-certificates), or null
+   *     for plaintext
    */
-  public NativeEngine(String osd, String version) {
+  public NativeEngine(String osd, String version, Path tlsCertificates) {
     this.osd = osd;
     this.version = version;
+    this.tlsCertificates = tlsCertificates;
   }
 
   @Override
@@ -30,18 +35,15 @@ public final class NativeEngine implements LoadEngine {
       throws IOException, InterruptedException {
     List<String> taskset =
         cpus.isEmpty() ? List.of() : List.of("taskset", "-c", CpuList.format(cpus));
-    ChildCommand.run(
-        taskset,
-        List.of(
-            "bench",
-            "--osd",
-            osd,
-            "--output-format",
-            "json",
-            "--output",
-            jsonOut.toString(),
-            jobFile.toString()),
-        jsonOut.resolveSibling(jsonOut.getFileName() + ".log"));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "bench", "--osd", osd, "--output-format", "json", "--output", jsonOut.toString()));
+    if (tlsCertificates != null) {
+      args.addAll(List.of("--tls-certificates", tlsCertificates.toString()));
+    }
+    args.add(jobFile.toString());
+    ChildCommand.run(taskset, args, jsonOut.resolveSibling(jsonOut.getFileName() + ".log"));
   }
 
   @Override
@@ -50,6 +52,7 @@ public final class NativeEngine implements LoadEngine {
         + version
         + " (native shard-aware client over the image layer, a child JVM per point, OSD "
         + osd
+        + (tlsCertificates != null ? " over TLS" : "")
         + ")";
   }
 }

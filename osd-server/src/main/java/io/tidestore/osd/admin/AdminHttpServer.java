@@ -1,34 +1,60 @@
 package io.tidestore.osd.admin;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.FastThreadLocalThread;
+import io.tidestore.osd.admin.AdminPage.Need;
+import io.tidestore.osd.admin.AdminPage.Response;
+import io.tidestore.osd.security.ServerSecurity;
+import io.tidestore.osd.security.TlsMode;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The daemon's HTTP endpoint (the JDK's HttpServer: no dependency needed for two pages): {@code GET
- * /metrics} is Prometheus text, {@code GET /dump_metrics?prefix=P} the same metrics as JSON, {@code
- * GET /status} a JSON summary. It runs on one thread of its own, never on a reactor.
+ * The daemon's HTTP endpoint: {@code GET /metrics} is Prometheus text, {@code GET
+ * /dump_metrics?prefix=P} the same metrics as JSON, {@code GET /status} a JSON summary, {@code POST
+ * /admin/cache-policy?policy=lru|2q} switches the extent caches' policy. It runs on one event loop
+ * thread of its own, never on a reactor: a scrape may wait for the reactors' statistics.
+ *
+ * <p>Netty's HTTP codec rather than the JDK's HttpServer because it sits behind the same TLS
+ * handling as the other listeners ({@link ServerSecurity#protect}): HTTPS with client certificates,
+ * failed handshakes counted and logged in one line, the client's identity for its grants. With an
+ * auth file, {@code /metrics} and {@code /status} need {@code r} on the pool, the others {@code *}.
  */
 public final class AdminHttpServer implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(AdminHttpServer.class.getName());
   private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+  private static final String JSON = "application/json; charset=utf-8";
 
-  private final HttpServer server;
-  private final ExecutorService executor;
+  /** Connections idle this long are closed (a scraper reconnects; an idle socket costs a slot). */
+  private static final long IDLE_SECONDS = 120;
 
-  private AdminHttpServer(HttpServer server, ExecutorService executor) {
-    this.server = server;
-    this.executor = executor;
+  /** Request bodies are empty today; anything larger than this is refused (413). */
+  private static final int MAX_REQUEST_BYTES = 64 * 1024;
+
+  private final MultiThreadIoEventLoopGroup loop;
+  private final Channel listener;
+
+  private AdminHttpServer(MultiThreadIoEventLoopGroup loop, Channel listener) {
+    this.loop = loop;
+    this.listener = listener;
   }
 
   /** A runtime switch of the cache policy; returns the JSON answer. */
@@ -41,7 +67,7 @@ public final class AdminHttpServer implements AutoCloseable {
     String switchTo(String policy) throws Exception;
   }
 
-  /** Binds and starts serving. */
+  /** Binds {@code address} in plaintext, every client allowed everything, and starts serving. */
   public static AdminHttpServer start(
       InetSocketAddress address,
       Supplier<String> metrics,
@@ -49,113 +75,100 @@ public final class AdminHttpServer implements AutoCloseable {
       Supplier<String> statusJson,
       CachePolicySwitch cachePolicy)
       throws IOException {
-    HttpServer server = HttpServer.create(address, 16);
-    ExecutorService executor =
-        Executors.newSingleThreadExecutor(r -> new Thread(r, "tidestore-admin-http"));
-    server.setExecutor(executor);
-    server.createContext("/metrics", exchange -> respond(exchange, PROMETHEUS_TEXT, metrics));
-    server.createContext(
-        "/status", exchange -> respond(exchange, "application/json; charset=utf-8", statusJson));
-    server.createContext(
+    return start(
+        address,
+        ServerSecurity.plaintext(),
+        TlsMode.OFF,
+        metrics,
+        dumpMetricsJson,
+        statusJson,
+        cachePolicy);
+  }
+
+  /**
+   * Binds {@code address} with TLS as {@code tls} says and the grants of {@code security}, and
+   * starts serving.
+   */
+  public static AdminHttpServer start(
+      InetSocketAddress address,
+      ServerSecurity security,
+      TlsMode tls,
+      Supplier<String> metrics,
+      UnaryOperator<String> dumpMetricsJson,
+      Supplier<String> statusJson,
+      CachePolicySwitch cachePolicy)
+      throws IOException {
+    Map<String, AdminPage> pages = new LinkedHashMap<>();
+    pages.put(
+        "/metrics", AdminPage.get(Need.READ, q -> Response.ok(PROMETHEUS_TEXT, metrics.get())));
+    pages.put("/status", AdminPage.get(Need.READ, q -> Response.ok(JSON, statusJson.get())));
+    pages.put(
         "/dump_metrics",
-        exchange ->
-            respond(
-                exchange,
-                "application/json; charset=utf-8",
-                () -> dumpMetricsJson.apply(prefix(exchange.getRequestURI().getRawQuery()))));
-    server.createContext("/admin/cache-policy", exchange -> switchPolicy(exchange, cachePolicy));
-    server.start();
-    return new AdminHttpServer(server, executor);
-  }
-
-  private static void respond(HttpExchange exchange, String contentType, Supplier<String> body)
-      throws IOException {
-    try (exchange) {
-      if (!"GET".equals(exchange.getRequestMethod())
-          && !"HEAD".equals(exchange.getRequestMethod())) {
-        exchange.getResponseHeaders().set("Allow", "GET, HEAD");
-        exchange.sendResponseHeaders(405, -1);
-        return;
-      }
-      byte[] bytes;
-      try {
-        bytes = body.get().getBytes(StandardCharsets.UTF_8);
-      } catch (RuntimeException e) {
-        LOG.log(Level.WARNING, "admin page " + exchange.getRequestURI() + " failed", e);
-        exchange.sendResponseHeaders(500, -1);
-        return;
-      }
-      exchange.getResponseHeaders().set("Content-Type", contentType);
-      boolean head = "HEAD".equals(exchange.getRequestMethod());
-      exchange.sendResponseHeaders(200, head ? -1 : bytes.length);
-      if (!head) {
-        try (OutputStream out = exchange.getResponseBody()) {
-          out.write(bytes);
-        }
-      }
+        AdminPage.get(
+            Need.ADMIN, q -> Response.ok(JSON, dumpMetricsJson.apply(q.parameter("prefix")))));
+    pages.put(
+        "/admin/cache-policy",
+        new AdminPage(
+            Set.of(HttpMethod.POST),
+            Need.ADMIN,
+            q -> switchPolicy(cachePolicy, q.parameter("policy"))));
+    MultiThreadIoEventLoopGroup loop =
+        new MultiThreadIoEventLoopGroup(
+            1,
+            (ThreadFactory) r -> new FastThreadLocalThread(r, "tidestore-admin-http"),
+            NioIoHandler.newFactory());
+    ServerBootstrap bootstrap =
+        new ServerBootstrap()
+            .group(loop)
+            .channel(NioServerSocketChannel.class)
+            .childHandler(
+                new ChannelInitializer<Channel>() {
+                  @Override
+                  protected void initChannel(Channel ch) {
+                    ch.pipeline()
+                        .addLast("idle", new IdleStateHandler(0, 0, IDLE_SECONDS, TimeUnit.SECONDS))
+                        .addLast("http", new HttpServerCodec())
+                        .addLast("aggregate", new HttpObjectAggregator(MAX_REQUEST_BYTES))
+                        .addLast("pages", new AdminHandler(pages, security));
+                    security.protect(ch, tls, "admin http");
+                  }
+                });
+    try {
+      Channel listener = bootstrap.bind(address).sync().channel();
+      return new AdminHttpServer(loop, listener);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      loop.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+      throw new IOException("interrupted while binding " + address, e);
+    } catch (RuntimeException e) {
+      loop.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+      throw new IOException("cannot listen on " + address + ": " + e.getMessage(), e);
     }
   }
 
-  private static void switchPolicy(HttpExchange exchange, CachePolicySwitch cachePolicy)
-      throws IOException {
-    try (exchange) {
-      if (!"POST".equals(exchange.getRequestMethod())) {
-        exchange.getResponseHeaders().set("Allow", "POST");
-        exchange.sendResponseHeaders(405, -1);
-        return;
-      }
-      String query = exchange.getRequestURI().getQuery();
-      String policy = query != null && query.startsWith("policy=") ? query.substring(7) : "";
-      int code;
-      String body;
-      try {
-        body = cachePolicy.switchTo(policy);
-        code = 200;
-        LOG.info("extent cache policy switched: " + body);
-      } catch (IllegalArgumentException e) {
-        code = 400;
-        body = error(e.getMessage());
-      } catch (IllegalStateException e) {
-        code = 409;
-        body = error(e.getMessage());
-      } catch (Exception e) {
-        LOG.log(Level.WARNING, "cache policy switch failed", e);
-        code = 500;
-        body = error(e.toString());
-      }
-      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
-      exchange.sendResponseHeaders(code, bytes.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(bytes);
-      }
+  private static Response switchPolicy(CachePolicySwitch cachePolicy, String policy) {
+    try {
+      String body = cachePolicy.switchTo(policy);
+      LOG.info("extent cache policy switched: " + body);
+      return Response.ok(JSON, body);
+    } catch (IllegalArgumentException e) {
+      return Response.error(400, e.getMessage());
+    } catch (IllegalStateException e) {
+      return Response.error(409, e.getMessage());
+    } catch (Exception e) {
+      LOG.log(Level.WARNING, "cache policy switch failed", e);
+      return Response.error(500, e.toString());
     }
-  }
-
-  /** The {@code prefix} query parameter, decoded; "" when absent. */
-  private static String prefix(String rawQuery) {
-    if (rawQuery != null) {
-      for (String pair : rawQuery.split("&")) {
-        if (pair.startsWith("prefix=")) {
-          return URLDecoder.decode(pair.substring(7), StandardCharsets.UTF_8);
-        }
-      }
-    }
-    return "";
-  }
-
-  private static String error(String message) {
-    return "{\"error\":\"" + message.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}";
   }
 
   /** The bound address (the real port when 0 was asked for). */
   public InetSocketAddress address() {
-    return server.getAddress();
+    return (InetSocketAddress) listener.localAddress();
   }
 
   @Override
   public void close() {
-    server.stop(0);
-    executor.shutdownNow();
+    listener.close().syncUninterruptibly();
+    loop.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
   }
 }

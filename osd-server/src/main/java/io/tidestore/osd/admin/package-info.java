@@ -1,5 +1,6 @@
 /**
- * The daemon's HTTP endpoint (metrics, status, runtime cache policy), on a thread of its own. It
- * takes what it serves as functions from the daemon and depends on no other tidestore package.
+ * The daemon's HTTP endpoint (metrics, status, runtime cache policy) on Netty's HTTP codec, on a
+ * thread of its own, behind the listeners' TLS and grants. It takes what it serves as functions
+ * from the daemon and depends only on {@code osd.security}.
  */
 package io.tidestore.osd.admin;

@@ -24,6 +24,9 @@ import java.util.logging.Logger;
  * Serves one connection: the HELLO handshake, PING and SHARD_MAP itself, object ops through {@link
  * ObjectOps}. Replies are written as ops complete, in any order, matched by request id.
  *
+ * <p>Every object op is checked against the client's grants ({@link OpAccess}) before it reaches
+ * the store; a refused one gets EPERM and the connection stays usable.
+ *
  * <p>A malformed body or an unknown op gets an error reply and the connection stays usable (the
  * framing is intact); protocol violations (no HELLO first, wrong magic or version) get an error
  * reply and a close. Backpressure: at {@link ServerLimits#maxInFlight} ops in flight, or when the
@@ -46,6 +49,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
   private int latencySlot = -1;
   private long decodedNanos; // when the frame being dispatched was decoded
   private boolean helloDone;
+  private OpAccess access; // set by HELLO: the client's caps, from its TLS session
   private ScheduledFuture<?> helloTimer;
 
   ObjectProtocolHandler(ServerContext server, ServerLimits limits) {
@@ -190,6 +194,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
     }
     helloDone = true;
     helloTimer.cancel(false);
+    access = new OpAccess(server.security(), ctx.channel());
     ByteBuf reply = Replies.begin(ctx.alloc(), Op.HELLO, frame.requestId(), 8);
     reply.writeShort(FrameDescriptor.VERSION);
     reply.writeShort(server.reactorOf(ctx.channel().eventLoop()));
@@ -204,6 +209,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
       throw new OpException(Status.EOPNOTSUPP, "this OSD serves no object store");
     }
     String name = RequestBodies.name(body);
+    access.check(op, name);
     switch (op) {
       case Op.WRITE -> {
         long offset = RequestBodies.offset(body, "offset");
@@ -267,6 +273,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
     long max = body.readUnsignedInt();
     String after = Wire.readString(body, FrameDescriptor.MAX_NAME, "list cursor");
     RequestBodies.end(body, Op.LIST);
+    access.checkList();
     int shards = server.shardMap().shards();
     if (shard >= shards) {
       throw new OpException(Status.EINVAL, "shard " + shard + " of " + shards);

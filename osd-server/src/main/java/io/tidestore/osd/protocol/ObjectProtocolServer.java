@@ -12,6 +12,7 @@ import io.tidestore.osd.net.Listeners;
 import io.tidestore.osd.ops.ObjectOps;
 import io.tidestore.osd.reactor.Reactor;
 import io.tidestore.osd.reactor.Reactors;
+import io.tidestore.osd.security.ServerSecurity;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -26,6 +27,9 @@ import java.util.logging.Logger;
  * reactor owning a shard without a hop (docs/protocol.md, "Reaching a reactor"). With main port P
  * (non-zero) reactor r listens on P + 1 + r; with P = 0 every port is ephemeral.
  *
+ * <p>Every port is protected alike ({@link ServerSecurity#protect}): TLS as {@code --tls} says, and
+ * each connection's ops checked against its client's grants.
+ *
  * <p>Thread-safe; {@link #close} closes the listeners (connections end with the reactors).
  */
 public final class ObjectProtocolServer implements AutoCloseable, ServerContext {
@@ -35,14 +39,20 @@ public final class ObjectProtocolServer implements AutoCloseable, ServerContext 
   private final ObjectOps ops;
   private final OpLatencies latencies;
   private final InboundBudget frameBudget;
+  private final ServerSecurity security;
   private final IdentityHashMap<EventLoop, Integer> reactorOfLoop = new IdentityHashMap<>();
   private final List<Channel> listeners = new ArrayList<>();
   private volatile ShardMap shardMap;
   private InetSocketAddress mainAddress;
 
   private ObjectProtocolServer(
-      Reactors reactors, ObjectOps ops, OpLatencies latencies, InboundBudget frameBudget) {
+      Reactors reactors,
+      ObjectOps ops,
+      OpLatencies latencies,
+      InboundBudget frameBudget,
+      ServerSecurity security) {
     this.reactors = reactors;
+    this.security = security;
     this.frameBudget = frameBudget;
     this.ops = ops;
     this.latencies = latencies;
@@ -95,7 +105,26 @@ public final class ObjectProtocolServer implements AutoCloseable, ServerContext 
       OpLatencies latencies,
       InboundBudget frameBudget)
       throws IOException {
-    ObjectProtocolServer server = new ObjectProtocolServer(reactors, ops, latencies, frameBudget);
+    return start(
+        reactors, address, port, ops, limits, latencies, frameBudget, ServerSecurity.plaintext());
+  }
+
+  /**
+   * As above, every port protected by {@code security}: TLS as its mode says (from the first byte,
+   * or when the client starts it), and each op checked against the client's grants.
+   */
+  public static ObjectProtocolServer start(
+      Reactors reactors,
+      InetAddress address,
+      int port,
+      ObjectOps ops,
+      ServerLimits limits,
+      OpLatencies latencies,
+      InboundBudget frameBudget,
+      ServerSecurity security)
+      throws IOException {
+    ObjectProtocolServer server =
+        new ObjectProtocolServer(reactors, ops, latencies, frameBudget, security);
     try {
       server.bind(address, port, limits);
     } catch (IOException | RuntimeException e) {
@@ -133,7 +162,9 @@ public final class ObjectProtocolServer implements AutoCloseable, ServerContext 
             + mainAddress.getPort()
             + ", reactor ports "
             + java.util.Arrays.toString(ports)
-            + (ops == null ? ", no object store" : ", " + owners.length + " shards"));
+            + (ops == null ? ", no object store" : ", " + owners.length + " shards")
+            + ", tls "
+            + security.mode().flag());
   }
 
   private InetSocketAddress bindOne(
@@ -143,13 +174,15 @@ public final class ObjectProtocolServer implements AutoCloseable, ServerContext 
         Listeners.tcp(
                 reactors,
                 childGroup,
-                ch ->
-                    ch.pipeline()
-                        .addLast(
-                            "frames",
-                            new FrameDecoder(
-                                limits.partialFrameTimeout().toNanos(), true, frameBudget))
-                        .addLast("ops", new ObjectProtocolHandler(this, limits, latencies)))
+                ch -> {
+                  ch.pipeline()
+                      .addLast(
+                          "frames",
+                          new FrameDecoder(
+                              limits.partialFrameTimeout().toNanos(), true, frameBudget))
+                      .addLast("ops", new ObjectProtocolHandler(this, limits, latencies));
+                  security.protect(ch, security.mode(), "object protocol");
+                })
             .childOption(
                 ChannelOption.WRITE_BUFFER_WATER_MARK,
                 new WriteBufferWaterMark(1 << 20, 2 * FrameDescriptor.MAX_LENGTH));
@@ -187,6 +220,11 @@ public final class ObjectProtocolServer implements AutoCloseable, ServerContext 
   @Override
   public int reactorCount() {
     return reactors.size();
+  }
+
+  @Override
+  public ServerSecurity security() {
+    return security;
   }
 
   @Override

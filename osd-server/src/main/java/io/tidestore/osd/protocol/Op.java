@@ -27,6 +27,14 @@ public final class Op {
     return names;
   }
 
+  /** Whether {@code op} changes an object (it needs {@code rw}); the others only read it. */
+  public static boolean mutates(int op) {
+    return switch (op) {
+      case WRITE, TRUNCATE, REMOVE, SET_XATTR, RM_XATTR -> true;
+      default -> false;
+    };
+  }
+
   /** The op's name for logs; {@code op 0x7f} for unknown codes. */
   public static String name(int op) {
     return switch (op) {

@@ -12,8 +12,12 @@ public class OpException extends RuntimeException {
 
   private final int status;
 
+  /** {@code message} is prefixed with the status's name unless it starts with it already. */
   public OpException(int status, String message) {
-    super(Status.name(status) + ": " + message);
+    super(
+        message != null && message.startsWith(Status.name(status) + ": ")
+            ? message
+            : Status.name(status) + ": " + message);
     this.status = status;
   }
 

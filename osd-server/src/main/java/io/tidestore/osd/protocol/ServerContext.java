@@ -2,6 +2,7 @@ package io.tidestore.osd.protocol;
 
 import io.netty.channel.EventLoop;
 import io.tidestore.osd.ops.ObjectOps;
+import io.tidestore.osd.security.ServerSecurity;
 
 /** What a connection handler needs from its server; implementations are thread-safe. */
 interface ServerContext {
@@ -14,4 +15,7 @@ interface ServerContext {
   int reactorOf(EventLoop loop);
 
   int reactorCount();
+
+  /** Who may do what on a connection, and the counters of what was refused. */
+  ServerSecurity security();
 }

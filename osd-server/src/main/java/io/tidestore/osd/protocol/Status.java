@@ -6,6 +6,7 @@ package io.tidestore.osd.protocol;
  */
 public final class Status {
   public static final int OK = 0;
+  public static final int EPERM = 1;
   public static final int ENOENT = 2;
   public static final int EIO = 5;
   public static final int ENOMEM = 12;
@@ -29,6 +30,7 @@ public final class Status {
   public static String name(int status) {
     return switch (status) {
       case OK -> "OK";
+      case EPERM -> "EPERM";
       case ENOENT -> "ENOENT";
       case EIO -> "EIO";
       case ENOMEM -> "ENOMEM";

@@ -66,6 +66,10 @@ public final class AuthFile {
               where + "'" + word + "' is not image=NAME or pool=NAME (each at most once)");
         }
       }
+      if (image != null && !ImageObjects.validImageName(image)) {
+        throw new IOException(
+            where + "image=" + image + " is not an image name (1-64 of A-Z a-z 0-9 _ -)");
+      }
       grants.computeIfAbsent(words[0], k -> new ArrayList<>()).add(new Grant(access, image, pool));
     }
     return new AuthFile(path, grants);

@@ -19,14 +19,36 @@ public record Caps(String identity, List<Grant> grants) {
     return new Caps(identity, List.of());
   }
 
-  /** Whether some grant allows {@code needed} on {@code image} of {@code pool}. */
+  /**
+   * Whether some grant allows {@code needed} on {@code image} of {@code pool}; a null image is
+   * pool-wide (listing, metrics), which only grants not narrowed to an image allow.
+   */
   public boolean allows(Access needed, String pool, String image) {
-    for (Grant g : grants) {
-      if (g.allows(needed, pool, image)) {
+    for (int i = 0; i < grants.size(); i++) {
+      if (grants.get(i).allows(needed, pool, image)) {
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * Whether some grant allows {@code needed} on the object named {@code object} in {@code pool}; an
+   * object belongs to an image by its name ({@link ImageObjects}). Allocates nothing: the object
+   * protocol asks it for every op.
+   */
+  public boolean allowsObject(Access needed, String pool, String object) {
+    for (int i = 0; i < grants.size(); i++) {
+      if (grants.get(i).allowsObject(needed, pool, object)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Why these caps do not allow {@code needed} (for the refusal's message and its metric). */
+  public Refusal refusal(Access needed) {
+    return Refusal.of(this, needed);
   }
 
   /** Whether some grant allows reading {@code image} of {@code pool}. */
@@ -52,5 +74,20 @@ public record Caps(String identity, List<Grant> grants) {
   /** Who, for log lines and refusals. */
   public String who() {
     return identity == null ? "a client without a certificate" : "client '" + identity + "'";
+  }
+
+  /**
+   * Why a request that needs {@code needed} is refused, in words: for the reply's message and the
+   * log.
+   */
+  public String whyRefused(Access needed) {
+    return switch (refusal(needed)) {
+      case NO_CERTIFICATE ->
+          "the daemon's --auth-file grants access by client certificate and this connection"
+              + " presented none";
+      case UNKNOWN_CLIENT -> "the daemon's --auth-file has no grant for " + who();
+      case NO_READ_CAP, NO_WRITE_CAP, NO_ADMIN_CAP ->
+          who() + " needs '" + needed.word() + "' here but has only " + grants;
+    };
   }
 }

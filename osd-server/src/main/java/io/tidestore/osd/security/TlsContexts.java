@@ -1,10 +1,12 @@
 package io.tidestore.osd.security;
 
 import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import java.io.IOException;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 
 /**
@@ -64,5 +66,13 @@ public final class TlsContexts {
       throw new IOException(
           "cannot use the client certificates " + files + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The JDK's {@link SSLContext} of {@link #client} (the JDK provider), for clients built on the
+   * JDK's own TLS such as {@code java.net.http.HttpClient}, which checks the host name itself.
+   */
+  public static SSLContext jdkClient(CertificateFiles files) throws IOException {
+    return ((JdkSslContext) client(files, SslProvider.JDK)).context();
   }
 }

@@ -88,6 +88,11 @@ final class ProtocolTestSupport {
     public int reactorCount() {
       return map.reactors();
     }
+
+    @Override
+    public io.tidestore.osd.security.ServerSecurity security() {
+      return io.tidestore.osd.security.ServerSecurity.plaintext();
+    }
   }
 
   /**

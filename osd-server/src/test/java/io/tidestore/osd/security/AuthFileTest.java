@@ -70,6 +70,7 @@ class AuthFileTest {
       {"alice allow r image="},
       {"alice allow r image=a image=b"},
       {"alice allow r color=red"},
+      {"alice allow r image=a.b"},
     };
     for (String[] lines : bad) {
       IOException e = assertThrows(IOException.class, () -> parse(lines), lines[0]);

@@ -58,6 +58,7 @@ final class LogShard implements ShardStore, Journal.Listener {
   private final SpaceWaits space;
   private final DataWrites writes;
   private final MetadataWrites metadata;
+  private final Scrubber scrubber;
   private final long replayedRecords;
   private boolean closed;
 
@@ -110,6 +111,7 @@ final class LogShard implements ShardStore, Journal.Listener {
     this.space = new SpaceWaits(ctx, journal, cleaner, checkpointer, gate);
     this.writes = new DataWrites(ctx, journal, gate, bases, space, cleaner.capacityBlocks());
     this.metadata = new MetadataWrites(ctx, journal, gate, bases, space);
+    this.scrubber = new Scrubber(ctx, reads);
   }
 
   private void spaceFreed() {
@@ -142,6 +144,18 @@ final class LogShard implements ShardStore, Journal.Listener {
   }
 
   @Override
+  public void scrubSchedule(long intervalNanos, long bytesPerSecond) {
+    enter();
+    scrubber.schedule(intervalNanos, bytesPerSecond);
+  }
+
+  @Override
+  public boolean startScrub() {
+    enter();
+    return scrubber.start();
+  }
+
+  @Override
   public long maxWriteBytes() {
     return journal.maxOpBytes();
   }
@@ -158,7 +172,8 @@ final class LogShard implements ShardStore, Journal.Listener {
         && reads.idle()
         && bases.idle()
         && !checkpointer.busy()
-        && !cleaner.busy();
+        && !cleaner.busy()
+        && !scrubber.busy();
   }
 
   // ---------------------------------------------------------------- mutations
@@ -324,6 +339,9 @@ final class LogShard implements ShardStore, Journal.Listener {
     ctx.segments.reclaim(checkpointer.durableSeq());
     space.retry();
     reads.pump();
+    long now = System.nanoTime();
+    checkpointer.retryIfDue(now);
+    scrubber.tick(now);
     cleaner.maybeStart();
     journal.endOfPass();
   }
@@ -374,7 +392,10 @@ final class LogShard implements ShardStore, Journal.Listener {
         space.waits(),
         space.totalNanos(),
         ctx.superblock.segmentBytes(),
-        writes.capacityBlocks() * Blocks.SIZE);
+        writes.capacityBlocks() * Blocks.SIZE,
+        ctx.health.reason(),
+        checkpointer.failedNoSpace(),
+        scrubber.stats());
   }
 
   /** Starts a new longest-wait-for-space window (measurements of one phase of a run). */

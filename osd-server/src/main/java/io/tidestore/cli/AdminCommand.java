@@ -25,11 +25,12 @@ import picocli.CommandLine.Spec;
     name = "admin",
     mixinStandardHelpOptions = true,
     versionProvider = VersionInfo.class,
-    description = "Ask a running daemon: status, dump_metrics, cache-policy set lru|2q.",
+    description = "Ask a running daemon: status, dump_metrics, cache-policy set lru|2q, scrub.",
     subcommands = {
       AdminCommand.Status.class,
       AdminCommand.DumpMetrics.class,
-      AdminCommand.CachePolicy.class
+      AdminCommand.CachePolicy.class,
+      AdminCommand.Scrub.class
     })
 final class AdminCommand {
   @Option(
@@ -123,6 +124,26 @@ final class AdminCommand {
           spec,
           admin.send(
               HttpRequest.newBuilder(admin.uri("/admin/cache-policy?policy=" + policy))
+                  .POST(HttpRequest.BodyPublishers.noBody())));
+    }
+  }
+
+  /** {@code admin scrub}: POST /scrub (docs/reliability.md "Scrub"). */
+  @Command(
+      name = "scrub",
+      mixinStandardHelpOptions = true,
+      description =
+          "Start a scrub pass on every shard now (progress and findings in `admin status`).")
+  static final class Scrub implements Callable<Integer> {
+    @ParentCommand AdminCommand admin;
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      return print(
+          spec,
+          admin.send(
+              HttpRequest.newBuilder(admin.uri("/scrub"))
                   .POST(HttpRequest.BodyPublishers.noBody())));
     }
   }

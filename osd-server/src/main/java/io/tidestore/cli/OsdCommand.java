@@ -5,6 +5,7 @@ import io.tidestore.osd.EngineSettings;
 import io.tidestore.osd.EngineSettings.EngineKind;
 import io.tidestore.osd.OsdDaemon;
 import io.tidestore.osd.OsdSettings;
+import io.tidestore.osd.ScrubSettings;
 import io.tidestore.osd.cpu.CpuPolicy;
 import io.tidestore.osd.reactor.Transport;
 import io.tidestore.osd.security.ListenPolicy;
@@ -41,6 +42,7 @@ final class OsdCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Mixin TlsOptions tlsOptions = new TlsOptions();
+  @Mixin ScrubOptions scrubOptions = new ScrubOptions();
 
   @Option(
       names = "--conf",
@@ -338,6 +340,12 @@ final class OsdCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "Invalid value for option '--listen': unknown host '" + listen + "'");
     }
+    ScrubSettings scrub;
+    try {
+      scrub = scrubOptions.settings();
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
     SecuritySettings security;
     try {
       security = tlsOptions.settings();
@@ -380,7 +388,8 @@ final class OsdCommand implements Callable<Integer> {
         flush,
         overprovision,
         inflightFrameBytes,
-        security);
+        security,
+        scrub);
   }
 
   private long bytes(String option, String value) {

@@ -59,6 +59,7 @@ public final class OsdDaemon implements AutoCloseable {
   private Reactors reactors;
   private ObjectProtocolServer objects;
   private NbdServer nbd;
+  private StoreAdmin storeAdmin;
 
   private OsdDaemon(OsdSettings settings) {
     this.settings = settings;
@@ -152,11 +153,12 @@ public final class OsdDaemon implements AutoCloseable {
     MountedShards shards =
         MountedShards.mount(
             store, engine.shardOwners(), IoQueueConfig.defaults(), engine.queues(), caches);
-    StoreAdmin storeAdmin = shards.admin();
+    storeAdmin = shards.admin();
     CacheMetrics.bind(metrics.registry(), storeAdmin.caches());
     resources.push(shards);
     storeAdmin.observeJournals(
         StoreMetrics.bind(metrics, store.shardCount(), storeAdmin::shardStats));
+    storeAdmin.scrubSchedule(settings.scrub().intervalNanos(), settings.scrub().bytesPerSecond());
     // NBD exports; the object protocol reports header changes to them (ImageHeaderWatch).
     ImageCatalog images =
         new ImageCatalog(shards.objectOps(), shards.pieceIo(), settings.nbdDefaultImage());
@@ -199,6 +201,7 @@ public final class OsdDaemon implements AutoCloseable {
             this::statusJson,
             storeAdmin::switchCachePolicy);
     resources.push(admin);
+    admin.post("/scrub", storeAdmin::startScrub);
 
     if (settings.pidFile() != null) {
       resources.push(PidFile.write(settings.pidFile(), ProcessHandle.current().pid()));
@@ -252,6 +255,8 @@ public final class OsdDaemon implements AutoCloseable {
         + Duration.between(started, Instant.now()).toSeconds()
         + ",\"memory\":"
         + memoryJson()
+        + ","
+        + storeAdmin.statusMembers(2)
         + "}";
   }
 

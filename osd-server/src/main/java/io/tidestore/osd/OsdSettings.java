@@ -34,6 +34,7 @@ import java.nio.file.Path;
  * @param maxInflightFrameBytes the bytes that incomplete inbound frames (object protocol frames,
  *     NBD write payloads) may hold, over all connections of both protocols
  * @param security TLS on the listeners, the clients' grants, and where admin HTTP listens
+ * @param scrub the online scrub's schedule and rate
  */
 public record OsdSettings(
     Path confFile,
@@ -56,7 +57,8 @@ public record OsdSettings(
     JournalFlush journalFlush,
     int overprovisionPercent,
     long maxInflightFrameBytes,
-    SecuritySettings security) {
+    SecuritySettings security,
+    ScrubSettings scrub) {
 
   /** The Prometheus exporter port of Ceph's mgr module, so dashboards find us where they look. */
   public static final int DEFAULT_METRICS_PORT = 9283;

@@ -17,7 +17,8 @@ import java.util.logging.Logger;
 /**
  * The daemon's HTTP endpoint (the JDK's HttpServer: no dependency needed for two pages): {@code GET
  * /metrics} is Prometheus text, {@code GET /dump_metrics?prefix=P} the same metrics as JSON, {@code
- * GET /status} a JSON summary. It runs on one thread of its own, never on a reactor.
+ * GET /status} a JSON summary, {@code POST /scrub} starts a scrub pass ({@link #post}). It runs on
+ * one thread of its own, never on a reactor.
  */
 public final class AdminHttpServer implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(AdminHttpServer.class.getName());
@@ -130,6 +131,39 @@ public final class AdminHttpServer implements AutoCloseable {
         out.write(bytes);
       }
     }
+  }
+
+  /**
+   * Adds {@code POST path}: runs {@code action} and answers its JSON (200), or 500 with the error.
+   * Other methods get 405.
+   */
+  public void post(String path, Supplier<String> action) {
+    server.createContext(
+        path,
+        exchange -> {
+          try (exchange) {
+            if (!"POST".equals(exchange.getRequestMethod())) {
+              exchange.getResponseHeaders().set("Allow", "POST");
+              exchange.sendResponseHeaders(405, -1);
+              return;
+            }
+            int code = 200;
+            String body;
+            try {
+              body = action.get();
+            } catch (RuntimeException e) {
+              LOG.log(Level.WARNING, "admin " + path + " failed", e);
+              code = 500;
+              body = error(e.toString());
+            }
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
+            exchange.sendResponseHeaders(code, bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+              out.write(bytes);
+            }
+          }
+        });
   }
 
   /** The {@code prefix} query parameter, decoded; "" when absent. */

@@ -100,9 +100,7 @@ public final class AdminHttpServer implements AutoCloseable {
   private static void switchPolicy(HttpExchange exchange, CachePolicySwitch cachePolicy)
       throws IOException {
     try (exchange) {
-      if (!"POST".equals(exchange.getRequestMethod())) {
-        exchange.getResponseHeaders().set("Allow", "POST");
-        exchange.sendResponseHeaders(405, -1);
+      if (!isPost(exchange)) {
         return;
       }
       String query = exchange.getRequestURI().getQuery();
@@ -124,12 +122,26 @@ public final class AdminHttpServer implements AutoCloseable {
         code = 500;
         body = error(e.toString());
       }
-      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
-      exchange.sendResponseHeaders(code, bytes.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(bytes);
-      }
+      sendJson(exchange, code, body);
+    }
+  }
+
+  /** Whether the request is a POST; answers anything else 405. */
+  private static boolean isPost(HttpExchange exchange) throws IOException {
+    if ("POST".equals(exchange.getRequestMethod())) {
+      return true;
+    }
+    exchange.getResponseHeaders().set("Allow", "POST");
+    exchange.sendResponseHeaders(405, -1);
+    return false;
+  }
+
+  private static void sendJson(HttpExchange exchange, int code, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
+    exchange.sendResponseHeaders(code, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
     }
   }
 
@@ -142,9 +154,7 @@ public final class AdminHttpServer implements AutoCloseable {
         path,
         exchange -> {
           try (exchange) {
-            if (!"POST".equals(exchange.getRequestMethod())) {
-              exchange.getResponseHeaders().set("Allow", "POST");
-              exchange.sendResponseHeaders(405, -1);
+            if (!isPost(exchange)) {
               return;
             }
             int code = 200;
@@ -156,12 +166,7 @@ public final class AdminHttpServer implements AutoCloseable {
               code = 500;
               body = error(e.toString());
             }
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
-            exchange.sendResponseHeaders(code, bytes.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-              out.write(bytes);
-            }
+            sendJson(exchange, code, body);
           }
         });
   }

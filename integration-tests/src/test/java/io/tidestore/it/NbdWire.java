@@ -15,6 +15,9 @@ import java.nio.charset.StandardCharsets;
 final class NbdWire implements AutoCloseable {
   static final int READ = 0;
   static final int WRITE = 1;
+  static final int TRIM = 4;
+  static final int EIO = 5;
+  static final int ENOSPC = 28;
   private static final long NBDMAGIC = 0x4e42444d41474943L;
   private static final long IHAVEOPT = 0x49484156454f5054L;
   private static final int REQUEST_MAGIC = 0x25609513;
@@ -87,6 +90,21 @@ final class NbdWire implements AutoCloseable {
     if (r.error() != 0) {
       throw new IOException("NBD write failed: errno " + r.error());
     }
+  }
+
+  /**
+   * Sends one command (WRITE carries {@code payload}) and waits for its reply: the NBD error (0 on
+   * success) and, for a successful READ, {@code length} bytes.
+   */
+  Reply command(int type, long offset, int length, byte[] payload) throws IOException {
+    ByteBuffer batch = ByteBuffer.allocate(28 + (payload == null ? 0 : payload.length));
+    request(batch, type, 3, offset, length);
+    if (payload != null) {
+      batch.put(payload);
+    }
+    batch.flip();
+    send(batch);
+    return reply(cookie -> type == READ ? length : 0);
   }
 
   /** READ and wait. */

@@ -30,10 +30,15 @@ final class OsdProcess implements AutoCloseable {
               "../store-core/target/store-core-0.1.0-SNAPSHOT-tests.jar"));
 
   private static final Pattern METRICS_PORT = Pattern.compile("metrics=(\\d+)");
+  private static final Pattern PORTS = Pattern.compile("object=(\\d+) nbd=(\\d+) metrics=(\\d+)");
+
+  /** The ports a daemon bound, from its ready line. */
+  record Ports(int object, int nbd, int metrics) {}
 
   private final Process process;
   private final List<String> lines = new ArrayList<>();
   private final Thread pump;
+  private boolean outputEnded; // guarded by lines
 
   private OsdProcess(Process process) {
     this.process = process;
@@ -69,6 +74,26 @@ final class OsdProcess implements AutoCloseable {
     return new OsdProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
   }
 
+  /**
+   * {@code tidestore osd} as {@link #startOsd}, but run from the class path {@code
+   * tidestore.jar:FIXTURES} with the JVM system properties {@code props} (e.g. {@code
+   * -Dtidestore.test.faults=FILE}), so the test-jar's I/O wrappers load into the real daemon.
+   */
+  static OsdProcess startOsdWithFixtures(List<String> props, Path data, String... extra)
+      throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmFlags());
+    command.addAll(props);
+    command.add("-cp");
+    command.add(JAR + java.io.File.pathSeparator + FIXTURES);
+    command.add("io.tidestore.cli.TidestoreMain");
+    command.addAll(List.of("osd", "--data", data.toString()));
+    command.addAll(List.of("--metrics-port", "0", "--port", "0", "--nbd-port", "0"));
+    command.addAll(Arrays.asList(extra));
+    return new OsdProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
+  }
+
   /** {@code tidestore osd} on {@code data} with every port free ({@code 0}), plus {@code extra}. */
   static OsdProcess startOsd(Path data, String... extra) throws IOException {
     List<String> args = new ArrayList<>(List.of("osd", "--data", data.toString()));
@@ -97,6 +122,11 @@ final class OsdProcess implements AutoCloseable {
       }
     } catch (IOException e) {
       // The process went away; what was read stays in lines.
+    } finally {
+      synchronized (lines) {
+        outputEnded = true;
+        lines.notifyAll(); // a waiter learns at once that no more lines will come
+      }
     }
   }
 
@@ -112,7 +142,7 @@ final class OsdProcess implements AutoCloseable {
           }
         }
         long left = deadline - System.nanoTime();
-        if (left <= 0 || (!process.isAlive() && !pump.isAlive())) {
+        if (left <= 0 || outputEnded) {
           throw new AssertionError(
               "no line containing '" + text + "' within " + timeout + "; output:\n" + output());
         }
@@ -129,6 +159,29 @@ final class OsdProcess implements AutoCloseable {
       throw new AssertionError("ready line without metrics port: " + ready);
     }
     return Integer.parseInt(m.group(1));
+  }
+
+  /** Waits for the ready line; every bound port. */
+  Ports awaitPorts() throws InterruptedException {
+    String ready = awaitLine("tidestore osd ready", Duration.ofSeconds(60));
+    Matcher m = PORTS.matcher(ready);
+    if (!m.find()) {
+      throw new AssertionError("ready line without ports: " + ready);
+    }
+    return new Ports(
+        Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)));
+  }
+
+  /** Runs {@code tidestore ARGS...} to completion (60 s at most) and fails on a non-zero exit. */
+  static String run(String... args) throws IOException, InterruptedException {
+    try (OsdProcess p = start(args)) {
+      int rc = p.awaitExit(Duration.ofSeconds(60));
+      if (rc != 0) {
+        throw new AssertionError(
+            "tidestore " + String.join(" ", args) + " exited " + rc + ":\n" + p.output());
+      }
+      return p.output();
+    }
   }
 
   String output() {

@@ -4,6 +4,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 
 /** Reads the daemon's Prometheus text. */
 final class Scrape {
@@ -35,5 +37,24 @@ final class Scrape {
       }
     }
     return total;
+  }
+
+  /**
+   * Scrapes until {@code series} sums to {@code expected} and returns that scrape, or throws after
+   * 10 s with the last one. Store meters come from shard snapshots up to a second old
+   * (ShardStatsSampler), so a change shows in /status at once and in /metrics within that second.
+   */
+  static String awaitSum(int port, String series, double expected) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (true) {
+      String text = metrics(port);
+      if (sum(text, series) == expected) {
+        return text;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(series + " never summed to " + expected + ":\n" + text);
+      }
+      LockSupport.parkNanos(Duration.ofMillis(100).toNanos()); // the snapshot's age, not an event
+    }
   }
 }

@@ -31,14 +31,15 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionInfo.class,
     description = {
-      "Ask a running daemon: status, dump_metrics, cache-policy set lru|2q.",
+      "Ask a running daemon: status, dump_metrics, cache-policy set lru|2q, scrub.",
       "With --tls-certificates DIR (or $TIDESTORE_TLS_CERTIFICATES) it speaks HTTPS with that"
           + " client certificate, as a daemon with --tls require or off loopback wants."
     },
     subcommands = {
       AdminCommand.Status.class,
       AdminCommand.DumpMetrics.class,
-      AdminCommand.CachePolicy.class
+      AdminCommand.CachePolicy.class,
+      AdminCommand.Scrub.class
     })
 final class AdminCommand {
   @Option(
@@ -164,6 +165,24 @@ final class AdminCommand {
           spec,
           HttpRequest.newBuilder(admin.uri("/admin/cache-policy?policy=" + policy))
               .POST(HttpRequest.BodyPublishers.noBody()));
+    }
+  }
+
+  /** {@code admin scrub}: POST /scrub (docs/reliability.md "Scrub"). */
+  @Command(
+      name = "scrub",
+      mixinStandardHelpOptions = true,
+      description =
+          "Start a scrub pass on every shard now (progress and findings in `admin status`).")
+  static final class Scrub implements Callable<Integer> {
+    @ParentCommand AdminCommand admin;
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      return admin.ask(
+          spec,
+          HttpRequest.newBuilder(admin.uri("/scrub")).POST(HttpRequest.BodyPublishers.noBody()));
     }
   }
 }

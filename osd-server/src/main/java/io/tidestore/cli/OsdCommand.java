@@ -5,6 +5,7 @@ import io.tidestore.osd.EngineSettings;
 import io.tidestore.osd.EngineSettings.EngineKind;
 import io.tidestore.osd.OsdDaemon;
 import io.tidestore.osd.OsdSettings;
+import io.tidestore.osd.ScrubSettings;
 import io.tidestore.osd.cpu.CpuPolicy;
 import io.tidestore.osd.reactor.Transport;
 import io.tidestore.osd.security.ListenPolicy;
@@ -43,6 +44,7 @@ final class OsdCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Mixin TlsOptions tlsOptions = new TlsOptions();
+  @Mixin ScrubOptions scrubOptions = new ScrubOptions();
 
   @Option(
       names = "--conf",
@@ -374,6 +376,12 @@ final class OsdCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "Invalid --io-backend or --cleaner-policy: " + e.getMessage());
     }
+    ScrubSettings scrub;
+    try {
+      scrub = scrubOptions.settings();
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
     SecuritySettings security;
     try {
       security = tlsOptions.settings();
@@ -419,7 +427,8 @@ final class OsdCommand implements Callable<Integer> {
         security,
         backend,
         cleaner,
-        device == null ? null : device.toAbsolutePath());
+        device == null ? null : device.toAbsolutePath(),
+        scrub);
   }
 
   private long bytes(String option, String value) {

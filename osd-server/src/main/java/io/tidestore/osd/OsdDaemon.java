@@ -64,6 +64,7 @@ public final class OsdDaemon implements AutoCloseable {
   private Reactors reactors;
   private ObjectProtocolServer objects;
   private NbdServer nbd;
+  private StoreAdmin storeAdmin;
 
   private OsdDaemon(OsdSettings settings) {
     this.settings = settings;
@@ -177,11 +178,12 @@ public final class OsdDaemon implements AutoCloseable {
         .description("The store's disk I/O backend in use (label backend)")
         .tag("backend", ioBackend)
         .register(metrics.registry());
-    StoreAdmin storeAdmin = shards.admin();
+    storeAdmin = shards.admin();
     CacheMetrics.bind(metrics.registry(), storeAdmin.caches());
     resources.push(shards);
     storeAdmin.observeJournals(
         StoreMetrics.bind(metrics, store.shardCount(), storeAdmin::shardStats));
+    storeAdmin.scrubSchedule(settings.scrub().intervalNanos(), settings.scrub().bytesPerSecond());
     // NBD exports; the object protocol reports header changes to them (ImageHeaderWatch).
     ImageCatalog images =
         new ImageCatalog(shards.objectOps(), shards.pieceIo(), settings.nbdDefaultImage());
@@ -229,6 +231,7 @@ public final class OsdDaemon implements AutoCloseable {
             this::statusJson,
             storeAdmin::switchCachePolicy);
     resources.push(admin);
+    admin.post("/scrub", storeAdmin::startScrub);
 
     if (settings.pidFile() != null) {
       resources.push(PidFile.write(settings.pidFile(), ProcessHandle.current().pid()));
@@ -292,6 +295,8 @@ public final class OsdDaemon implements AutoCloseable {
         + memoryJson()
         + ",\"security\":"
         + security.statusJson()
+        + ","
+        + storeAdmin.statusMembers(2)
         + "}";
   }
 

@@ -40,6 +40,7 @@ import java.nio.file.Path;
  * @param cleanerPolicy how the cleaner picks its victims
  * @param device the raw block device the store is on (formatted on first start), or null for a
  *     store of files in {@code dataDir}
+ * @param scrub the online scrub's schedule and rate
  */
 public record OsdSettings(
     Path confFile,
@@ -65,7 +66,8 @@ public record OsdSettings(
     SecuritySettings security,
     IoQueueConfig.Backend ioBackend,
     CleanerPolicy cleanerPolicy,
-    Path device) {
+    Path device,
+    ScrubSettings scrub) {
 
   /** The Prometheus exporter port of Ceph's mgr module, so dashboards find us where they look. */
   public static final int DEFAULT_METRICS_PORT = 9283;

@@ -17,9 +17,9 @@ import io.tidestore.osd.security.ServerSecurity;
 import io.tidestore.osd.security.TlsMode;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -30,8 +30,9 @@ import java.util.logging.Logger;
 /**
  * The daemon's HTTP endpoint: {@code GET /metrics} is Prometheus text, {@code GET
  * /dump_metrics?prefix=P} the same metrics as JSON, {@code GET /status} a JSON summary, {@code POST
- * /admin/cache-policy?policy=lru|2q} switches the extent caches' policy. It runs on one event loop
- * thread of its own, never on a reactor: a scrape may wait for the reactors' statistics.
+ * /admin/cache-policy?policy=lru|2q} switches the extent caches' policy, and the daemon adds more
+ * {@code POST} pages ({@link #post}: {@code /scrub}). It runs on one event loop thread of its own,
+ * never on a reactor: a scrape may wait for the reactors' statistics.
  *
  * <p>Netty's HTTP codec rather than the JDK's HttpServer because it sits behind the same TLS
  * handling as the other listeners ({@link ServerSecurity#protect}): HTTPS with client certificates,
@@ -51,10 +52,13 @@ public final class AdminHttpServer implements AutoCloseable {
 
   private final MultiThreadIoEventLoopGroup loop;
   private final Channel listener;
+  private final Map<String, AdminPage> pages; // read by the HTTP thread, added to by post()
 
-  private AdminHttpServer(MultiThreadIoEventLoopGroup loop, Channel listener) {
+  private AdminHttpServer(
+      MultiThreadIoEventLoopGroup loop, Channel listener, Map<String, AdminPage> pages) {
     this.loop = loop;
     this.listener = listener;
+    this.pages = pages;
   }
 
   /** A runtime switch of the cache policy; returns the JSON answer. */
@@ -98,7 +102,7 @@ public final class AdminHttpServer implements AutoCloseable {
       Supplier<String> statusJson,
       CachePolicySwitch cachePolicy)
       throws IOException {
-    Map<String, AdminPage> pages = new LinkedHashMap<>();
+    Map<String, AdminPage> pages = new ConcurrentSkipListMap<>();
     pages.put(
         "/metrics", AdminPage.get(Need.READ, q -> Response.ok(PROMETHEUS_TEXT, metrics.get())));
     pages.put("/status", AdminPage.get(Need.READ, q -> Response.ok(JSON, statusJson.get())));
@@ -135,7 +139,7 @@ public final class AdminHttpServer implements AutoCloseable {
                 });
     try {
       Channel listener = bootstrap.bind(address).sync().channel();
-      return new AdminHttpServer(loop, listener);
+      return new AdminHttpServer(loop, listener, pages);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       loop.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
@@ -159,6 +163,26 @@ public final class AdminHttpServer implements AutoCloseable {
       LOG.log(Level.WARNING, "cache policy switch failed", e);
       return Response.error(500, e.toString());
     }
+  }
+
+  /**
+   * Adds {@code POST path}, for clients with the {@code *} cap: runs {@code action} and answers its
+   * JSON (200), or 500 with the error. Other methods get 405.
+   */
+  public void post(String path, Supplier<String> action) {
+    pages.put(
+        path,
+        new AdminPage(
+            Set.of(HttpMethod.POST),
+            Need.ADMIN,
+            q -> {
+              try {
+                return Response.ok(JSON, action.get());
+              } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "admin " + path + " failed", e);
+                return Response.error(500, e.toString());
+              }
+            }));
   }
 
   /** The bound address (the real port when 0 was asked for). */

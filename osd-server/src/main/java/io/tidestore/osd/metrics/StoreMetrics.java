@@ -15,9 +15,9 @@ import java.util.function.ToDoubleFunction;
  * Per-shard store metrics (tag {@code shard}): the journal (records, bytes, and histograms of
  * record write latency, operations and bytes per record, i.e. per group-commit batch), the cleaner
  * (segments cleaned, bytes relocated, write amplification, waits for space) and space (free and
- * used bytes, free segments). Counters come from {@link ShardStats} snapshots taken on the owning
- * reactors ({@link ShardStatsSampler}); the histograms are recorded by each shard's journal on its
- * reactor through a {@link JournalObserver}.
+ * used bytes, free segments), health (read-only) and the online scrub. Counters come from {@link
+ * ShardStats} snapshots taken on the owning reactors ({@link ShardStatsSampler}); the histograms
+ * are recorded by each shard's journal on its reactor through a {@link JournalObserver}.
  */
 public final class StoreMetrics {
   private StoreMetrics() {}
@@ -36,6 +36,7 @@ public final class StoreMetrics {
     MeterRegistry registry = metrics.registry();
     for (int shard = 0; shard < shards; shard++) {
       bindShard(registry, sampler, shard);
+      bindHealth(registry, sampler, shard);
     }
     HistogramFamily latency =
         metrics.histogram(
@@ -240,6 +241,85 @@ public final class StoreMetrics {
         "bytes",
         "Heap and off-heap bytes of the object index",
         ShardStats::indexBytes);
+  }
+
+  /** Read-only state and the online scrub: what docs/reliability.md says to watch. */
+  private static void bindHealth(MeterRegistry registry, ShardStatsSampler sampler, int tag) {
+    meter(
+        registry,
+        sampler,
+        tag,
+        Kind.GAUGE,
+        "tidestore.shard.read.only",
+        null,
+        "1 when an I/O error turned the shard read-only (reason in /status), else 0",
+        s -> s.readOnly() ? 1 : 0);
+    meter(
+        registry,
+        sampler,
+        tag,
+        Kind.COUNTER,
+        "tidestore.store.checkpoints.deferred",
+        null,
+        "Checkpoints that found the file system full (ENOSPC) and were retried later",
+        ShardStats::checkpointsDeferred);
+    meter(
+        registry,
+        sampler,
+        tag,
+        Kind.GAUGE,
+        "tidestore.scrub.running",
+        null,
+        "1 while a scrub pass runs",
+        s -> s.scrub().running() ? 1 : 0);
+    meter(
+        registry,
+        sampler,
+        tag,
+        Kind.GAUGE,
+        "tidestore.scrub.progress",
+        "ratio",
+        "Share of the current (or last) pass's blocks checked",
+        s ->
+            s.scrub().passBlocksTotal() == 0
+                ? 0
+                : Math.min(1.0, (double) s.scrub().passBlocksDone() / s.scrub().passBlocksTotal()));
+    meter(
+        registry,
+        sampler,
+        tag,
+        Kind.COUNTER,
+        "tidestore.scrub.passes",
+        null,
+        "Scrub passes completed since mount",
+        s -> s.scrub().passes());
+    meter(
+        registry,
+        sampler,
+        tag,
+        Kind.COUNTER,
+        "tidestore.scrub.checked",
+        "bytes",
+        "Bytes the scrub read and checked since mount",
+        s -> s.scrub().bytesChecked());
+    meter(
+        registry,
+        sampler,
+        tag,
+        Kind.COUNTER,
+        "tidestore.scrub.errors",
+        null,
+        "Damaged blocks and index faults the scrub found since mount",
+        s -> s.scrub().errors());
+    meter(
+        registry,
+        sampler,
+        tag,
+        Kind.GAUGE,
+        "tidestore.scrub.rate",
+        "bytes_per_second",
+        "The scrub's configured read rate",
+        s -> s.scrub().rateBytesPerSecond());
   }
 
   private enum Kind {

@@ -39,6 +39,11 @@ final class ReactorShards implements PassHook {
   private final IoQueueLoopBinding binding;
   private final long maxWriteBytes;
 
+  /** How often an otherwise idle loop wakes to advance the scrub. */
+  static final long SCRUB_TICK_MILLIS = 20;
+
+  private java.util.concurrent.ScheduledFuture<?> scrubTick;
+
   private ReactorShards(
       Reactor reactor,
       IoQueue queue,
@@ -193,6 +198,33 @@ final class ReactorShards implements PassHook {
     }
   }
 
+  /**
+   * Sets every owned shard's scrub schedule, each at {@code bytesPerSecond}, and wakes the loop
+   * every {@link #SCRUB_TICK_MILLIS} ms so a scrub advances (and a scheduled one starts) on an idle
+   * reactor too: the shards' work runs in the loop-pass hook, and an idle loop makes no passes.
+   * Reactor thread only.
+   */
+  void scrubSchedule(long intervalNanos, long bytesPerSecond) {
+    for (ShardStore shard : shards) {
+      shard.scrubSchedule(intervalNanos, bytesPerSecond);
+    }
+    if (scrubTick == null) {
+      Runnable wake = () -> {};
+      scrubTick =
+          reactor
+              .loop()
+              .scheduleAtFixedRate(
+                  wake, SCRUB_TICK_MILLIS, SCRUB_TICK_MILLIS, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** Starts a scrub pass on every owned shard; adds each one's number to the list it went to. */
+  void startScrub(List<Integer> started, List<Integer> alreadyRunning) {
+    for (ShardStore shard : shards) {
+      (shard.startScrub() ? started : alreadyRunning).add(shard.shard());
+    }
+  }
+
   /** Gives each owned shard's journal its observer. Reactor thread only. */
   void observeJournals(IntFunction<JournalObserver> observers) {
     for (ShardStore shard : shards) {
@@ -225,6 +257,9 @@ final class ReactorShards implements PassHook {
   /** Unhooks, closes the shards (each waits for its pending ops) and the queue, on the reactor. */
   void close() {
     try {
+      if (scrubTick != null) {
+        scrubTick.cancel(false);
+      }
       reactor.removePassHook(this).sync();
       reactor
           .loop()

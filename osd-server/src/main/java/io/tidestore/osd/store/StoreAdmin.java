@@ -95,6 +95,67 @@ public final class StoreAdmin {
     return CompletableFuture.allOf(taken.toArray(CompletableFuture[]::new)).thenApply(v -> out);
   }
 
+  /**
+   * Sets every shard's scrub: a pass every {@code intervalNanos} (0: on demand only), reading
+   * {@code bytesPerSecond} over the whole daemon, split evenly over the shards. Blocks until set.
+   */
+  public void scrubSchedule(long intervalNanos, long bytesPerSecond) {
+    long perShard = Math.max(4096, bytesPerSecond / Math.max(1, shards.shardCount()));
+    List<CompletableFuture<Void>> set = new ArrayList<>();
+    for (ReactorShards reactor : shards.reactors()) {
+      set.add(
+          CompletableFuture.runAsync(
+              () -> reactor.scrubSchedule(intervalNanos, perShard), reactor.reactor().loop()));
+    }
+    CompletableFuture.allOf(set.toArray(CompletableFuture[]::new)).join();
+  }
+
+  /**
+   * The admin endpoint's {@code POST /scrub}: starts a pass on every shard not already scrubbing;
+   * answers {@code {"started":[shards],"already_running":[shards]}}.
+   */
+  public String startScrub() {
+    List<Integer> started = new ArrayList<>();
+    List<Integer> running = new ArrayList<>();
+    List<CompletableFuture<Void>> calls = new ArrayList<>();
+    for (ReactorShards reactor : shards.reactors()) {
+      List<Integer> s = new ArrayList<>();
+      List<Integer> r = new ArrayList<>();
+      calls.add(
+          CompletableFuture.runAsync(() -> reactor.startScrub(s, r), reactor.reactor().loop())
+              .thenRun(
+                  () -> {
+                    synchronized (started) {
+                      started.addAll(s);
+                      running.addAll(r);
+                    }
+                  }));
+    }
+    CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).join();
+    synchronized (started) {
+      return "{\"started\":"
+          + started.stream().sorted().toList().toString().replace(" ", "")
+          + ",\"already_running\":"
+          + running.stream().sorted().toList().toString().replace(" ", "")
+          + "}";
+    }
+  }
+
+  /**
+   * The shards' part of {@code /status}: {@code "health"} and {@code "shards"} members (see {@link
+   * ShardStatusJson}), from stats taken on the reactors within {@code timeoutSeconds}.
+   */
+  public String statusMembers(long timeoutSeconds) {
+    try {
+      return ShardStatusJson.members(shardStats().get(timeoutSeconds, TimeUnit.SECONDS));
+    } catch (ExecutionException | TimeoutException e) {
+      return "\"health\":\"unknown\",\"shards_error\":\"" + e.toString().replace("\"", "'") + "\"";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "\"health\":\"unknown\"";
+    }
+  }
+
   /** Gives every shard's journal its observer, each on its reactor; blocks until done. */
   public void observeJournals(IntFunction<JournalObserver> observers) {
     List<CompletableFuture<Void>> set = new ArrayList<>();

@@ -25,6 +25,10 @@ package io.tidestore.store.api;
  *     the open segment, each counted at the live blocks that leave cleaning a segment's worth of
  *     slack (docs/format.md "Capacity"); a write that would take live data ({@code liveBlocks} x 4
  *     KiB) past it fails with NO_SPACE
+ * @param readOnlyReason why an I/O error turned the shard read-only (the failed operation and its
+ *     errno), or null while it accepts writes
+ * @param checkpointsDeferred checkpoints that found the file system full and were retried later
+ * @param scrub the online scrub's progress and findings
  */
 public record ShardStats(
     long userBytesWritten,
@@ -43,7 +47,15 @@ public record ShardStats(
     long spaceWaits,
     long spaceWaitNanos,
     int segmentBytes,
-    long capacityBytes) {
+    long capacityBytes,
+    String readOnlyReason,
+    long checkpointsDeferred,
+    ScrubStats scrub) {
+
+  /** Whether an I/O error turned the shard read-only. */
+  public boolean readOnly() {
+    return readOnlyReason != null;
+  }
 
   /** (journal + cleaner bytes) / user bytes; 0 before any write. */
   public double writeAmplification() {

@@ -105,6 +105,17 @@ public interface ShardStore extends AutoCloseable {
   boolean readOnly();
 
   /**
+   * Sets the online scrub: a pass every {@code intervalNanos} after the previous one ended (the
+   * first one interval after this call; 0 schedules none), reading at most {@code bytesPerSecond}
+   * through the read path at low priority (a client read never waits behind a scrub read). Owner
+   * thread only.
+   */
+  void scrubSchedule(long intervalNanos, long bytesPerSecond);
+
+  /** Starts a scrub pass now; false when one is already running. Owner thread only. */
+  boolean startScrub();
+
+  /**
    * Largest byte count one {@link #write} accepts: {@link #MAX_WRITE_BYTES} when a segment holds a
    * record that large (the default geometry for shards of 1 GiB and more), else what one segment
    * holds. One write is one record, so it is atomic across a crash; a larger write fails with

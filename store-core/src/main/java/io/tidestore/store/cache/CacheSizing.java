@@ -8,13 +8,19 @@ package io.tidestore.store.cache;
 public final class CacheSizing {
   private CacheSizing() {}
 
-  /** Bytes of cache per shard; throws if a shard would get less than one block. */
+  /**
+   * Bytes of cache per shard: 0 for no cache ({@code --cache-size 0}); throws if a cache would
+   * leave a shard less than one block.
+   */
   public static long perShardBytes(long cacheSizeBytes, int shards) {
     if (shards < 1) {
       throw new IllegalArgumentException("shards must be >= 1: " + shards);
     }
     if (cacheSizeBytes < 0) {
       throw new IllegalArgumentException("--cache-size must be >= 0: " + cacheSizeBytes);
+    }
+    if (cacheSizeBytes == 0) {
+      return 0;
     }
     long share = (cacheSizeBytes / shards) & ~(long) (CacheKeys.BLOCK_SIZE - 1);
     if (share < CacheKeys.BLOCK_SIZE) {

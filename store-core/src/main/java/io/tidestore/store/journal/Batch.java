@@ -42,6 +42,12 @@ public final class Batch {
   long position;
   int metaBlocks;
   int writesOutstanding;
+
+  /** Bytes the record's writes asked for, and how many their completions reported written. */
+  long bytesAsked;
+
+  long bytesDone;
+
   boolean submitted;
 
   /** Shared-fdatasync mode: the record's writes completed; it waits for a sync to cover it. */

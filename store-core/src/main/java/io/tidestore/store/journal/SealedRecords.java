@@ -152,24 +152,27 @@ final class SealedRecords implements IoCompletion {
       b.submitted = true;
       b.submitNanos = System.nanoTime();
       b.writesOutstanding = ops;
+      b.bytesAsked = 0;
+      b.bytesDone = 0;
       writing++;
       if (b.record != null) {
-        write(b.position, b.meta.asSlice(0, b.recordBytes()), b.seq);
+        write(b, b.position, b.meta.asSlice(0, b.recordBytes()));
       } else {
-        write(b.position, b.meta.asSlice(0, (long) b.metaBlocks * Blocks.SIZE), b.seq);
+        write(b, b.position, b.meta.asSlice(0, (long) b.metaBlocks * Blocks.SIZE));
         if (b.dataBlocks > 0) {
           long dataAt = b.position + (long) b.metaBlocks * Blocks.SIZE;
-          write(dataAt, b.data.asSlice(0, (long) b.dataBlocks * Blocks.SIZE), b.seq);
+          write(b, dataAt, b.data.asSlice(0, (long) b.dataBlocks * Blocks.SIZE));
         }
       }
     }
   }
 
-  private void write(long position, java.lang.foreign.MemorySegment bytes, long seq) {
+  private void write(Batch b, long position, java.lang.foreign.MemorySegment bytes) {
+    b.bytesAsked += bytes.byteSize();
     if (sync != null) {
-      queue.write(file, position, bytes, this, seq);
+      queue.write(file, position, bytes, this, b.seq);
     } else {
-      queue.writeDurable(file, position, bytes, this, seq);
+      queue.writeDurable(file, position, bytes, this, b.seq);
     }
   }
 
@@ -209,8 +212,20 @@ final class SealedRecords implements IoCompletion {
     if (b == null) {
       return;
     }
+    b.bytesDone += Math.max(0, result);
     if (--b.writesOutstanding == 0) {
       writing--;
+      if (!b.failed && b.bytesDone < b.bytesAsked) {
+        // A short transfer left part of the record unwritten: as failed as an EIO, never acked.
+        fail(
+            b,
+            new IoOpException(
+                IoOpException.Op.WRITE_DURABLE,
+                5,
+                b.position,
+                b.bytesAsked,
+                "short write: " + b.bytesDone + " of " + b.bytesAsked + " bytes"));
+      }
       // A batch failed meanwhile is never durable, never applied.
       if (!b.failed && sync != null) {
         b.written = true;

@@ -2,6 +2,7 @@ package io.tidestore.store.shard;
 
 import io.tidestore.store.checkpoint.Checkpoint;
 import io.tidestore.store.checkpoint.CheckpointCodec;
+import io.tidestore.store.io.Errno;
 import io.tidestore.store.io.IoCompletion;
 import io.tidestore.store.io.IoOpException;
 import io.tidestore.store.journal.Journal;
@@ -14,8 +15,17 @@ import java.lang.foreign.MemorySegment;
  * exactly the state after record {@code lastSeq}; once it is durable, segments whose records are
  * all covered and hold no live block become free. One checkpoint in flight at a time. Owner thread
  * only.
+ *
+ * <p>A checkpoint goes to the slot the previous one is not in, with one O_DIRECT + RWF_DSYNC write,
+ * so a failed one leaves the previous checkpoint valid. When the file system under the checkpoint
+ * files is full (ENOSPC, or a short write) it is retried after {@link #RETRY_NANOS}: nothing was
+ * acknowledged on its account, the journal still holds every change, and a retry writes the whole
+ * image again, so retrying is honest. Any other error (EIO) turns the shard read-only.
  */
 final class Checkpointer implements IoCompletion {
+  /** How long a checkpoint that found the file system full waits before it tries again. */
+  static final long RETRY_NANOS = 1_000_000_000L;
+
   private final ShardContext ctx;
   private final Journal journal;
   private final CheckpointSlot[] slots;
@@ -30,7 +40,14 @@ final class Checkpointer implements IoCompletion {
   private boolean requested;
   private long journalBytesAtLast;
   private Arena imageArena;
+  private long imageBytes;
   private long written;
+  private long failedNoSpace;
+
+  /** While the file system is full: no new attempt before this System.nanoTime(). */
+  private long retryAt;
+
+  private boolean waitingForSpace;
 
   Checkpointer(
       ShardContext ctx,
@@ -81,10 +98,26 @@ final class Checkpointer implements IoCompletion {
     }
   }
 
+  /** Checkpoints that found the file system full (each retried later). */
+  long failedNoSpace() {
+    return failedNoSpace;
+  }
+
+  /** From the loop pass: retries a checkpoint that found the file system full, once it is due. */
+  void retryIfDue(long now) {
+    if (waitingForSpace && !inFlight && now - retryAt >= 0) {
+      requested = false;
+      write(journal.lastAppliedSeq());
+    }
+  }
+
   private void write(long seq) {
     if (ctx.health.readOnly() || ctx.freeSlots() < 1) {
       requested = !ctx.health.readOnly();
       return;
+    }
+    if (waitingForSpace && System.nanoTime() - retryAt < 0) {
+      return; // retryIfDue writes the state applied by then
     }
     long gen = generation + 1;
     Checkpoint header =
@@ -121,6 +154,7 @@ final class Checkpointer implements IoCompletion {
       return;
     }
     inFlight = true;
+    imageBytes = image.byteSize();
     pendingSeq = seq;
     journalBytesAtLast = journal.bytesWritten();
     ctx.queue.writeDurable(slot.file(), slot.offset(), image, this, gen);
@@ -129,6 +163,21 @@ final class Checkpointer implements IoCompletion {
 
   @Override
   public void completed(long tag, int result) {
+    if (result < imageBytes) {
+      failed(
+          tag,
+          new IoOpException(
+              IoOpException.Op.WRITE_DURABLE,
+              Errno.ENOSPC,
+              0,
+              imageBytes,
+              "short write: " + result + " of " + imageBytes + " bytes"));
+      return;
+    }
+    if (waitingForSpace) {
+      waitingForSpace = false;
+      ctx.health.checkpointRecovered(tag);
+    }
     generation = tag;
     durableSeq = pendingSeq;
     written++;
@@ -145,6 +194,16 @@ final class Checkpointer implements IoCompletion {
   public void failed(long tag, IoOpException error) {
     finish();
     requested = false;
+    if (error.errno() == Errno.ENOSPC) {
+      // The other slot still holds the previous checkpoint; try again later.
+      failedNoSpace++;
+      retryAt = System.nanoTime() + RETRY_NANOS;
+      if (!waitingForSpace) {
+        waitingForSpace = true;
+        ctx.health.checkpointDeferred(error, generation);
+      }
+      return;
+    }
     ctx.health.checkpointFailed(error);
   }
 

@@ -57,6 +57,7 @@ final class LogShard implements ShardStore, Journal.Listener {
   private final SpaceWaits space;
   private final DataWrites writes;
   private final MetadataWrites metadata;
+  private final Scrubber scrubber;
   private final long replayedRecords;
   private boolean closed;
 
@@ -109,6 +110,7 @@ final class LogShard implements ShardStore, Journal.Listener {
     this.space = new SpaceWaits(ctx, journal, cleaner, checkpointer, gate);
     this.writes = new DataWrites(ctx, journal, gate, bases, space, cleaner.capacityBlocks());
     this.metadata = new MetadataWrites(ctx, journal, gate, bases, space);
+    this.scrubber = new Scrubber(ctx, reads);
   }
 
   private void spaceFreed() {
@@ -141,6 +143,18 @@ final class LogShard implements ShardStore, Journal.Listener {
   }
 
   @Override
+  public void scrubSchedule(long intervalNanos, long bytesPerSecond) {
+    enter();
+    scrubber.schedule(intervalNanos, bytesPerSecond);
+  }
+
+  @Override
+  public boolean startScrub() {
+    enter();
+    return scrubber.start();
+  }
+
+  @Override
   public long maxWriteBytes() {
     return journal.maxOpBytes();
   }
@@ -157,7 +171,8 @@ final class LogShard implements ShardStore, Journal.Listener {
         && reads.idle()
         && bases.idle()
         && !checkpointer.busy()
-        && !cleaner.busy();
+        && !cleaner.busy()
+        && !scrubber.busy();
   }
 
   // ---------------------------------------------------------------- mutations
@@ -323,6 +338,9 @@ final class LogShard implements ShardStore, Journal.Listener {
     ctx.segments.reclaim(checkpointer.durableSeq());
     space.retry();
     reads.pump();
+    long now = System.nanoTime();
+    checkpointer.retryIfDue(now);
+    scrubber.tick(now);
     cleaner.maybeStart();
     journal.endOfPass();
   }
@@ -373,7 +391,10 @@ final class LogShard implements ShardStore, Journal.Listener {
         space.waits(),
         space.totalNanos(),
         ctx.superblock.segmentBytes(),
-        writes.capacityBlocks() * Blocks.SIZE);
+        writes.capacityBlocks() * Blocks.SIZE,
+        ctx.health.reason(),
+        checkpointer.failedNoSpace(),
+        scrubber.stats());
   }
 
   /** Starts a new longest-wait-for-space window (measurements of one phase of a run). */

@@ -119,6 +119,19 @@ final class ReadPath {
     }
   }
 
+  /**
+   * Starts a background read (the scrub's) only if no client read waits and it leaves a buffer and
+   * the journal's slots free; false otherwise (the caller tries again on a later pass).
+   */
+  boolean startIfIdle(BlockRead read) {
+    if (!backlog.isEmpty() || ctx.freeSlots() <= JOURNAL_SLOTS + 1 || pool.available() < 2) {
+      return false;
+    }
+    read.start();
+    ctx.submitQuietly();
+    return true;
+  }
+
   private boolean canStart() {
     return ctx.freeSlots() > JOURNAL_SLOTS && pool.available() > 0;
   }

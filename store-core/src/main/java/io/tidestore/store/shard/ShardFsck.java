@@ -1,7 +1,6 @@
 package io.tidestore.store.shard;
 
 import io.tidestore.store.index.BlockEntry;
-import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.io.IoFile;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.record.Blocks;
@@ -87,45 +86,20 @@ public final class ShardFsck {
       throws IOException {
     SegmentTable segs = l.segments();
     Map<Integer, List<long[]>> bySegment = new HashMap<>();
-    Map<Integer, Long> owner = new HashMap<>();
-    int[] live = new int[segs.count()];
-    long blocks = 0;
-    for (ObjectEntry e : l.index().entries()) {
-      if (!e.exists) {
-        continue;
-      }
-      for (int b = 0; b < e.blockSlots(); b++) {
-        long entry = e.block(b);
-        if (BlockEntry.isHole(entry)) {
-          continue;
-        }
-        blocks++;
-        int loc = BlockEntry.location(entry);
-        int seg = segs.segmentOf(loc);
-        if ((long) loc * Blocks.SIZE < sb.firstSegmentOffset() || seg >= segs.count()) {
-          fault(shard, "object " + e.id + " block " + b + " maps outside the segments: " + loc);
-          continue;
-        }
-        Long prev = owner.put(loc, e.id);
-        if (prev != null) {
-          fault(shard, "location " + loc + " is mapped by object " + prev + " and " + e.id);
-        }
-        live[seg]++;
-        bySegment.computeIfAbsent(seg, k -> new ArrayList<>()).add(new long[] {e.id, b, entry});
-      }
-    }
+    long blocks =
+        IndexLogCheck.check(
+            l.index(),
+            segs,
+            sb,
+            what -> fault(shard, what),
+            (e, b, entry, seg) ->
+                bySegment
+                    .computeIfAbsent(seg, k -> new ArrayList<>())
+                    .add(new long[] {e.id, b, entry}));
     int free = 0;
     for (int s = 0; s < segs.count(); s++) {
-      if (live[s] != segs.live(s)) {
-        fault(
-            shard,
-            "segment " + s + " accounts " + segs.live(s) + " live blocks, index maps " + live[s]);
-      }
       if (segs.state(s) == SegmentTable.FREE) {
         free++;
-        if (live[s] > 0) {
-          fault(shard, "segment " + s + " is free but holds " + live[s] + " mapped blocks");
-        }
       }
     }
     CRC32C crc = new CRC32C();

@@ -14,6 +14,7 @@ final class ShardHealth {
   private final int shard;
   private final String path;
   private boolean readOnly;
+  private String reason;
 
   ShardHealth(int shard, String path) {
     this.shard = shard;
@@ -24,17 +25,29 @@ final class ShardHealth {
     return readOnly;
   }
 
+  /** Why the shard turned read-only (the failed operation and its error), or null. */
+  String reason() {
+    return reason;
+  }
+
+  private void turnReadOnly(String why) {
+    if (!readOnly) {
+      readOnly = true;
+      reason = why;
+    }
+  }
+
   /** The refusal of a mutation on a read-only shard, or null while it may write. */
   StoreException refusal() {
     return readOnly
         ? new StoreException(
             StoreException.Code.READ_ONLY,
-            "shard " + shard + " is read-only after an I/O error; remount it")
+            "shard " + shard + " is read-only after an I/O error (" + reason + "); remount it")
         : null;
   }
 
   void journalFailed(IoOpException cause) {
-    readOnly = true;
+    turnReadOnly("journal write failed: " + cause.getMessage());
     LOG.log(
         System.Logger.Level.ERROR,
         "shard "
@@ -48,7 +61,7 @@ final class ShardHealth {
   }
 
   void checkpointFailed(IoOpException cause) {
-    readOnly = true;
+    turnReadOnly("checkpoint write failed: " + cause.getMessage());
     LOG.log(
         System.Logger.Level.ERROR,
         "shard "
@@ -57,6 +70,28 @@ final class ShardHealth {
             + cause.getMessage()
             + "; the journal still holds every change, but segments cannot be reclaimed; the"
             + " shard is now READ-ONLY (remount to write again)");
+  }
+
+  /** A checkpoint found the file system full: the previous one stays valid, a retry follows. */
+  void checkpointDeferred(IoOpException cause, long validGeneration) {
+    LOG.log(
+        System.Logger.Level.WARNING,
+        "shard "
+            + shard
+            + " ("
+            + path
+            + "): index checkpoint not written: "
+            + cause.getMessage()
+            + "; checkpoint "
+            + validGeneration
+            + " stays valid and the journal holds every later change; retrying (writes go on"
+            + " while the journal has space, segments are reclaimed once a checkpoint lands)");
+  }
+
+  void checkpointRecovered(long generation) {
+    LOG.log(
+        System.Logger.Level.INFO,
+        "shard " + shard + ": index checkpoint " + generation + " written after the retry");
   }
 
   /** A block failed its crc32c on read: logged; the read fails and the data is not served. */

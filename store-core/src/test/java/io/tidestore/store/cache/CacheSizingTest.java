@@ -17,6 +17,11 @@ class CacheSizingTest {
   }
 
   @Test
+  void zeroMeansNoCache() {
+    assertEquals(0, CacheSizing.perShardBytes(0, 4)); // --cache-size 0, as its help says
+  }
+
+  @Test
   void tooSmallIsAClearError() {
     var e = assertThrows(IllegalArgumentException.class, () -> CacheSizing.perShardBytes(8192, 4));
     assertTrue(e.getMessage().contains("less than one 4 KiB block per shard"), e.getMessage());

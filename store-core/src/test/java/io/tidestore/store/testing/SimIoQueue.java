@@ -13,13 +13,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.BiFunction;
 import java.util.function.Predicate;
 
 /**
  * The {@link IoQueue} of a {@link SimDisk}: honours the SPI's rules (owner thread, alignment,
  * capacity, exactly-once completion) and completes submitted operations in a random order, a random
- * number per poll, so batches overlap and finish out of order as on a real device. Can inject I/O
- * errors. Owner thread only.
+ * number per poll, so batches overlap and finish out of order as on a real device. Injects device
+ * faults ({@link #faultWhen}): EIO and ENOSPC on any kind of operation, short transfers. Owner
+ * thread only.
  */
 public final class SimIoQueue implements IoQueue {
   private static final int CAPACITY = 256;
@@ -48,7 +50,7 @@ public final class SimIoQueue implements IoQueue {
   private final Thread owner = Thread.currentThread();
   private final List<Op> prepared = new ArrayList<>();
   private final List<Op> submitted = new ArrayList<>();
-  private Predicate<Op> failWhen = op -> false;
+  private BiFunction<IoOpException.Op, Path, IoFault> faults = (kind, path) -> null;
   private boolean dead;
 
   SimIoQueue(SimDisk disk, long seed) {
@@ -58,7 +60,15 @@ public final class SimIoQueue implements IoQueue {
 
   /** Fails (EIO) every later operation {@code when} matches. */
   public void failWhen(Predicate<IoOpException.Op> when) {
-    this.failWhen = op -> when.test(op.kind());
+    faultWhen((kind, path) -> when.test(kind) ? IoFault.EIO : null);
+  }
+
+  /**
+   * Injects the fault {@code rule} names (null: none) into every later operation, by kind and file:
+   * EIO or ENOSPC fail it with nothing transferred, SHORT transfers its first half only.
+   */
+  public void faultWhen(BiFunction<IoOpException.Op, Path, IoFault> rule) {
+    this.faults = rule;
   }
 
   List<Op> die() {
@@ -202,8 +212,16 @@ public final class SimIoQueue implements IoQueue {
           .failed(op.tag(), new IoOpException(op.kind(), 22, op.offset(), len, "EINVAL"));
       return;
     }
-    if (failWhen.test(op)) {
-      op.completion().failed(op.tag(), new IoOpException(op.kind(), 5, op.offset(), len, "EIO"));
+    IoFault fault = faults.apply(op.kind(), op.path());
+    if (fault == IoFault.EIO || fault == IoFault.ENOSPC) {
+      op.completion()
+          .failed(
+              op.tag(),
+              new IoOpException(op.kind(), fault.errno(), op.offset(), len, fault.name()));
+      return;
+    }
+    if (fault == IoFault.SHORT) {
+      completeShort(op, IoFault.shortLength(len));
       return;
     }
     switch (op.kind()) {
@@ -220,6 +238,32 @@ public final class SimIoQueue implements IoQueue {
       case WRITE_DURABLE, WRITE_THEN_SYNC -> {
         op.file().write(op.offset(), op.snapshot(), true);
         op.completion().completed(op.tag(), (int) len);
+      }
+      case SYNC -> {
+        op.file().sync();
+        op.completion().completed(op.tag(), 0);
+      }
+    }
+  }
+
+  /** Transfers only the first {@code n} bytes; a sync is unaffected. */
+  private void completeShort(Op op, long n) {
+    switch (op.kind()) {
+      case READ -> {
+        long avail = Math.max(0, Math.min(n, op.file().size() - op.offset()));
+        MemorySegment.copy(
+            MemorySegment.ofArray(op.file().visible), op.offset(), op.buffer(), 0, avail);
+        op.completion().completed(op.tag(), (int) avail);
+      }
+      case WRITE, WRITE_DURABLE, WRITE_THEN_SYNC -> {
+        if (n > 0) {
+          op.file()
+              .write(
+                  op.offset(),
+                  java.util.Arrays.copyOf(op.snapshot(), (int) n),
+                  op.kind() != IoOpException.Op.WRITE);
+        }
+        op.completion().completed(op.tag(), (int) n);
       }
       case SYNC -> {
         op.file().sync();

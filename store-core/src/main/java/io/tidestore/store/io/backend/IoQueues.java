@@ -7,7 +7,9 @@ import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.io.uring.IoUring;
 import io.tidestore.store.io.uring.IoUringSetupException;
 import io.tidestore.store.nativeio.Libc;
+import java.util.List;
 import java.util.Optional;
+import java.util.ServiceLoader;
 
 /**
  * Builds the {@link IoQueue} a thread will own: io_uring where the kernel and the JVM allow it,
@@ -28,6 +30,10 @@ public final class IoQueues {
     IoQueue open(IoQueueConfig config, Libc libc, String reason) throws IoUringSetupException;
   }
 
+  /** The {@link IoQueueWrapper}s on the class path: none in the shipped jar. */
+  private static final List<IoQueueWrapper> WRAPPERS =
+      ServiceLoader.load(IoQueueWrapper.class).stream().map(ServiceLoader.Provider::get).toList();
+
   private IoQueues() {}
 
   /** A queue owned by the calling thread. */
@@ -39,6 +45,22 @@ public final class IoQueues {
       throws IoUringSetupException {
     IoQueue queue = choose(config, libc, rings);
     LOG.log(System.Logger.Level.INFO, "I/O queue: {0}", queue.describe());
+    return wrap(queue, WRAPPERS);
+  }
+
+  /** Lets each wrapper wrap {@code queue} in turn (a test fixture's seam; see IoQueueWrapper). */
+  static IoQueue wrap(IoQueue queue, List<IoQueueWrapper> wrappers) {
+    for (IoQueueWrapper w : wrappers) {
+      IoQueue wrapped = w.wrap(queue);
+      if (wrapped != queue) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "I/O queue wrapped by the test fixture {0}: {1}",
+            w.getClass().getName(),
+            wrapped.describe());
+      }
+      queue = wrapped;
+    }
     return queue;
   }
 

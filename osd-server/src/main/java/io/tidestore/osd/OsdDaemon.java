@@ -188,7 +188,8 @@ public final class OsdDaemon implements AutoCloseable {
                 "NBD commands, request decoded to reply written, by command",
                 reactors,
                 NbdServer.commandNames()),
-            frameBudget);
+            frameBudget,
+            security);
     resources.push(nbd);
 
     admin =

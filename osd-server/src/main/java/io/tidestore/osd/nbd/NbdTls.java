@@ -108,6 +108,6 @@ final class NbdTls {
 
   /** Who the client is, for refusals and log lines. */
   String who(ChannelHandlerContext ctx) {
-    return caps(ctx).who() + (active ? " (TLS)" : "");
+    return caps(ctx).who();
   }
 }

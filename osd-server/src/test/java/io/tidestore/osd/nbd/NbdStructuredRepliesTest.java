@@ -143,4 +143,32 @@ class NbdStructuredRepliesTest {
     wire.request(0, Nbd.CMD_BLOCK_STATUS, 2, 0, 4096);
     wire.simpleReply(2, Nbd.EINVAL);
   }
+
+  /** A client with the r cap only: EPERM for every change, and the connection keeps reading. */
+  @Test
+  void aReadOnlySessionRefusesChangesWithEpermAndKeepsReading() {
+    NbdTestWire ro =
+        new NbdTestWire(
+            new EmbeddedChannel(
+                new NbdRequestDecoder(),
+                new NbdCommandHandler(
+                    disk,
+                    new NbdCommandHandler.Session(true, false, false),
+                    NbdServer.Limits.DEFAULT,
+                    OpLatencies.NONE)));
+    disk.bytes()[5] = 9;
+    ro.write(1, 0, new byte[512]);
+    ro.simpleReply(1, Nbd.EPERM);
+    ro.request(0, Nbd.CMD_TRIM, 2, 0, 4096);
+    ro.simpleReply(2, Nbd.EPERM);
+    ro.request(Nbd.CMD_FLAG_NO_HOLE, Nbd.CMD_WRITE_ZEROES, 3, 0, 4096);
+    ro.simpleReply(3, Nbd.EPERM);
+    ro.request(0, Nbd.CMD_CACHE, 4, 0, 4096);
+    ro.simpleReply(4, 0);
+    ro.request(0, Nbd.CMD_READ, 5, 0, 8);
+    ByteBuf data = ro.simpleReply(5, 0);
+    data.skipBytes(5);
+    assertEquals(9, data.readByte());
+    assertTrue(ro.ch.isOpen());
+  }
 }

@@ -467,7 +467,9 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    ConnectionErrors.closeAfter(ctx, cause, LOG, "NBD handshake failed");
+    if (!NbdTls.closedAfterTlsFailure(ctx, cause)) {
+      ConnectionErrors.closeAfter(ctx, cause, LOG, "NBD handshake failed");
+    }
   }
 
   private static Optional<String> utf8(ByteBuf bytes) {

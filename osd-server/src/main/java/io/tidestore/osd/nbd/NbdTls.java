@@ -7,6 +7,7 @@ import io.tidestore.osd.security.Caps;
 import io.tidestore.osd.security.ServerSecurity;
 import io.tidestore.osd.security.TlsMode;
 import java.util.logging.Logger;
+import javax.net.ssl.SSLException;
 
 /**
  * One connection's TLS and what its client may do, as nbdkit does it: NBD_OPT_STARTTLS answers
@@ -109,5 +110,23 @@ final class NbdTls {
   /** Who the client is, for refusals and log lines. */
   String who(ChannelHandlerContext ctx) {
     return caps(ctx).who();
+  }
+
+  /**
+   * Closes the connection with one line when {@code cause} is a failed TLS handshake (a client
+   * without an acceptable certificate, or not speaking TLS): bad input, not a server fault, so no
+   * stack trace. False for any other failure.
+   */
+  static boolean closedAfterTlsFailure(ChannelHandlerContext ctx, Throwable cause) {
+    if (!(cause.getCause() instanceof SSLException failure)) {
+      return false;
+    }
+    LOG.warning(
+        ctx.channel().remoteAddress()
+            + ": NBD TLS handshake failed: "
+            + failure.getMessage()
+            + ", closing");
+    ctx.close();
+    return true;
   }
 }

@@ -37,18 +37,9 @@ class ImageDataPathTest {
 
   @Test
   void readsZeroHolesAndShortObjectsAndLeaveTheHeaderAlone() throws Exception {
-    Path data = dir.resolve("store");
-    StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
-    try (StoreOnReactors served = StoreOnReactors.open(data, StoreConfig.defaults())) {
+    try (StoreOnReactors served = openStore(dir)) {
       Reactors reactors = served.reactors();
-      BlockImage image =
-          new ObjectImage(
-              served.ops(),
-              served.pieces(),
-              new ImageLayout("dp", ImageLayout.DEFAULT_OBJECT_SIZE),
-              "dp",
-              16L * MIB,
-              false);
+      BlockImage image = image(served, "dp", 16L * MIB);
       // Straddles objects 0 and 1: object 1 ends 4 KiB in.
       write(reactors, image, 4L * MIB - 4096, filled(8192, (byte) 0x11));
       // Object 2 holds 110 bytes.
@@ -78,19 +69,10 @@ class ImageDataPathTest {
    */
   @Test
   void writesLongerThanTheStoresLargestSingleWriteLandWhole() throws Exception {
-    Path data = dir.resolve("store");
-    StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
-    try (StoreOnReactors served = StoreOnReactors.open(data, StoreConfig.defaults())) {
+    try (StoreOnReactors served = openStore(dir)) {
       Reactors reactors = served.reactors();
       assertTrue(served.pieces().maxWriteBytes() < MIB, "limit " + served.pieces().maxWriteBytes());
-      BlockImage image =
-          new ObjectImage(
-              served.ops(),
-              served.pieces(),
-              new ImageLayout("big", ImageLayout.DEFAULT_OBJECT_SIZE),
-              "big",
-              16L * MIB,
-              false);
+      BlockImage image = image(served, "big", 16L * MIB);
       byte[] bytes = new byte[6 * MIB];
       new Random(11).nextBytes(bytes);
       long offset = 3L * MIB - 4097;
@@ -111,6 +93,24 @@ class ImageDataPathTest {
   }
 
   /** Runs an image call on reactor 0, as a gateway would, and waits for it. */
+  /** A fresh store of two 64 MiB shards in {@code dir}, served on reactors. */
+  static StoreOnReactors openStore(Path dir) throws Exception {
+    Path data = dir.resolve("store");
+    StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
+    return StoreOnReactors.open(data, StoreConfig.defaults());
+  }
+
+  /** A writable image {@code name} of {@code size} bytes over {@code served}, 4 MiB objects. */
+  static BlockImage image(StoreOnReactors served, String name, long size) {
+    return new ObjectImage(
+        served.ops(),
+        served.pieces(),
+        new ImageLayout(name, ImageLayout.DEFAULT_OBJECT_SIZE),
+        name,
+        size,
+        false);
+  }
+
   static <T> T onLoop(Reactors reactors, Supplier<CompletionStage<T>> call) throws Exception {
     CompletableFuture<T> done = new CompletableFuture<>();
     reactors

@@ -2,7 +2,9 @@ package io.tidestore.osd.image;
 
 import static io.tidestore.osd.image.ImageDataPathTest.assertRange;
 import static io.tidestore.osd.image.ImageDataPathTest.filled;
+import static io.tidestore.osd.image.ImageDataPathTest.image;
 import static io.tidestore.osd.image.ImageDataPathTest.onLoop;
+import static io.tidestore.osd.image.ImageDataPathTest.openStore;
 import static io.tidestore.osd.image.ImageDataPathTest.read;
 import static io.tidestore.osd.image.ImageDataPathTest.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,8 +16,6 @@ import io.tidestore.osd.ops.ObjectOpsException;
 import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.store.StoreOnReactors;
 import io.tidestore.store.api.Allocation;
-import io.tidestore.store.api.StoreConfig;
-import io.tidestore.store.engine.StoreFormat;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.ExecutionException;
@@ -46,18 +46,9 @@ class ImageZeroingTest {
 
   @Test
   void trimsPunchWholeBlocksAndAllocationSeesTheHoles() throws Exception {
-    Path data = dir.resolve("store");
-    StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
-    try (StoreOnReactors served = StoreOnReactors.open(data, StoreConfig.defaults())) {
+    try (StoreOnReactors served = openStore(dir)) {
       Reactors reactors = served.reactors();
-      BlockImage image =
-          new ObjectImage(
-              served.ops(),
-              served.pieces(),
-              new ImageLayout("z", ImageLayout.DEFAULT_OBJECT_SIZE),
-              "z",
-              16L * MIB,
-              false);
+      BlockImage image = image(served, "z", 16L * MIB);
       assertEquals(ranges(), ranges(reactors, image, 0, 16L * MIB), "a new image is all holes");
       write(reactors, image, 0, filled(MIB, (byte) 0x11));
       // Straddles objects 1 and 2: one range in image offsets.
@@ -106,19 +97,10 @@ class ImageZeroingTest {
 
   @Test
   void zeroingThatEndsTheImageFreesItsLastPartialBlock() throws Exception {
-    Path data = dir.resolve("store");
-    StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
-    try (StoreOnReactors served = StoreOnReactors.open(data, StoreConfig.defaults())) {
+    try (StoreOnReactors served = openStore(dir)) {
       Reactors reactors = served.reactors();
       long size = MIB + 1000; // the last block is partial
-      BlockImage image =
-          new ObjectImage(
-              served.ops(),
-              served.pieces(),
-              new ImageLayout("odd", ImageLayout.DEFAULT_OBJECT_SIZE),
-              "odd",
-              size,
-              false);
+      BlockImage image = image(served, "odd", size);
       write(reactors, image, 0, filled((int) size, (byte) 0x33));
       onLoop(reactors, () -> image.writeZeroes(MIB, 1000, false, Zeroing.FAST));
       assertEquals(ranges(0, MIB), ranges(reactors, image, 0, size));

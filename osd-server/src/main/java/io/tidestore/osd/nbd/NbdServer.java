@@ -111,36 +111,15 @@ public final class NbdServer implements AutoCloseable {
         exports,
         limits,
         latencies,
-        new InboundBudget(InboundBudget.DEFAULT_BYTES));
-  }
-
-  /**
-   * As above, reserving the bytes of incomplete large write payloads from {@code frameBudget}, the
-   * budget the daemon shares between its listeners; in clear, every client may do everything.
-   */
-  public static NbdServer start(
-      Reactors reactors,
-      InetAddress address,
-      int port,
-      ImageExports exports,
-      Limits limits,
-      OpLatencies latencies,
-      InboundBudget frameBudget)
-      throws IOException {
-    return start(
-        reactors,
-        address,
-        port,
-        exports,
-        limits,
-        latencies,
-        frameBudget,
+        new InboundBudget(InboundBudget.DEFAULT_BYTES),
         ServerSecurity.plaintext());
   }
 
   /**
-   * As above, with the daemon's TLS mode and grants: STARTTLS as {@code security} allows, and each
-   * client sees the images of {@link #POOL} its certificate's caps let it.
+   * As above, reserving the bytes of incomplete large write payloads from {@code frameBudget}, the
+   * budget the daemon shares between its listeners, and with the daemon's TLS mode and grants:
+   * STARTTLS as {@code security} allows, and each client sees the images of {@link #POOL} its
+   * certificate's caps let it.
    */
   public static NbdServer start(
       Reactors reactors,

@@ -216,7 +216,8 @@ public final class OsdDaemon implements AutoCloseable {
                 "NBD commands, request decoded to reply written, by command",
                 reactors,
                 NbdServer.commandNames()),
-            frameBudget);
+            frameBudget,
+            security);
     resources.push(nbd);
 
     // Its own address (--admin-listen, loopback by default), not --listen: metrics and admin

@@ -1,6 +1,8 @@
 package io.tidestore.osd.image;
 
 import io.netty.buffer.ByteBuf;
+import io.tidestore.store.api.Allocation;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -66,9 +68,46 @@ public interface BlockImage {
   /** Completes once every write completed before it is durable. */
   CompletionStage<Void> flush();
 
-  /** Discards a range: reads of it then return zeroes. */
-  CompletionStage<Void> trim(long offset, long length, boolean fua);
+  /** Discards a range: reads of it then return zeroes ({@link Zeroing#PUNCH}). */
+  default CompletionStage<Void> trim(long offset, long length, boolean fua) {
+    return writeZeroes(offset, length, fua, Zeroing.PUNCH);
+  }
 
-  /** Writes zeroes over a range. */
-  CompletionStage<Void> writeZeroes(long offset, long length, boolean fua);
+  /** How {@link #writeZeroes} zeroes a range. */
+  enum Zeroing {
+    /**
+     * Frees what it can: whole store blocks become holes (whole objects are removed), partial
+     * blocks at the edges are written as zeros.
+     */
+    PUNCH,
+    /** Writes zeros, so the range stays allocated (NBD_CMD_FLAG_NO_HOLE). */
+    ALLOCATE,
+    /**
+     * Only by freeing (NBD_CMD_FLAG_FAST_ZERO): when that cannot zero all of the range, fails at
+     * once with {@link io.tidestore.osd.ops.ObjectOpsException.Code#UNSUPPORTED}, having changed
+     * nothing.
+     */
+    FAST
+  }
+
+  /** Zeroes a range, {@code how} says by what means. */
+  CompletionStage<Void> writeZeroes(long offset, long length, boolean fua, Zeroing how);
+
+  /**
+   * Which bytes of {@code [offset, offset + length)} hold data, as image offsets; the rest reads as
+   * zeros and takes no space (NBD's base:allocation holes). {@link Allocation#size} is the image's
+   * size. By default everything is data, which is always a safe answer.
+   */
+  default CompletionStage<Allocation> allocation(long offset, long length) {
+    return CompletableFuture.completedFuture(
+        new Allocation(size(), length == 0 ? new long[0] : new long[] {offset, offset + length}));
+  }
+
+  /**
+   * Brings a range into the store's caches (NBD_CMD_CACHE), completing once it is read. Advisory:
+   * by default it does nothing.
+   */
+  default CompletionStage<Void> cache(long offset, long length) {
+    return CompletableFuture.completedFuture(null);
+  }
 }

@@ -38,8 +38,13 @@ public final class ImageCatalog implements ImageExports {
   }
 
   @Override
+  public String canonicalName(String name) {
+    return name.isEmpty() ? defaultImage : name;
+  }
+
+  @Override
   public CompletionStage<Optional<BlockImage>> open(String name) {
-    String image = name.isEmpty() ? defaultImage : name;
+    String image = canonicalName(name);
     if (!ImageHeaders.validName(image)) {
       return CompletableFuture.completedFuture(Optional.empty());
     }

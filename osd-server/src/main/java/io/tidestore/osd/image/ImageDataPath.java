@@ -1,6 +1,7 @@
 package io.tidestore.osd.image;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.tidestore.osd.ops.ObjectOpsException;
 import io.tidestore.osd.ops.PieceIo;
 import io.tidestore.store.api.ShardStore;
@@ -110,6 +111,54 @@ final class ImageDataPath {
       data.release();
     }
     join.issued();
+  }
+
+  /**
+   * Reads {@code [offset, offset + length)} and drops the bytes, so the store's caches hold them
+   * (NBD_CMD_CACHE): one object at a time into one scratch buffer, so a large range costs one
+   * object's worth of memory; {@code done} once the last piece is read.
+   */
+  void cache(long offset, long length, BlockImage.Done done) {
+    int most = (int) Math.min(length, layout.objectSize());
+    new CacheRun(offset, offset + length, ByteBufAllocator.DEFAULT.directBuffer(most, most), done)
+        .next();
+  }
+
+  /** One {@link #cache} request: reads a piece, and the next when it completes. */
+  private final class CacheRun implements BlockImage.Done {
+    private final long end;
+    private final ByteBuf scratch;
+    private final BlockImage.Done done;
+    private long at;
+
+    CacheRun(long at, long end, ByteBuf scratch, BlockImage.Done done) {
+      this.at = at;
+      this.end = end;
+      this.scratch = scratch;
+      this.done = done;
+    }
+
+    void next() {
+      if (at >= end) {
+        scratch.release();
+        done.done(null);
+        return;
+      }
+      long from = at;
+      int piece = (int) Math.min(end - at, layout.objectSize() - layout.offsetInObject(at));
+      at += piece;
+      readInto(from, piece, scratch, this);
+    }
+
+    @Override
+    public void done(Throwable failure) {
+      if (failure != null) {
+        scratch.release();
+        done.done(failure);
+      } else {
+        next();
+      }
+    }
   }
 
   /** Completes {@code done} once every piece did, with the first failure if any. */

@@ -14,6 +14,14 @@ public interface ImageExports {
   /** The image called {@code name}; an empty name means the configured default image. */
   CompletionStage<Optional<BlockImage>> open(String name);
 
+  /**
+   * The image {@code name} means (the default image for the empty name), so that access can be
+   * checked before anything is looked up. Any thread.
+   */
+  default String canonicalName(String name) {
+    return name;
+  }
+
   /** Names for NBD_OPT_LIST. */
   CompletionStage<List<String>> names();
 }

@@ -16,20 +16,41 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Executes NBD commands on a {@link BlockImage} and sends simple replies (magic, error, cookie, and
- * the data for a successful READ) as each completes: out of order, which the protocol allows, so a
- * slow request does not hold back fast ones. Invalid requests get the spec's errors and the
- * connection keeps going: EINVAL for unknown commands or flags, reads past the end and oversized
- * payloads; ENOSPC for writes past the end; EPERM for writes to a read-only image. NBD_CMD_DISC
- * stops reading and closes once every outstanding reply is sent. Backpressure: at the in-flight
- * limit the handler stops reading the socket.
+ * Executes NBD commands on a {@link BlockImage} and sends each reply as it completes: out of order,
+ * which the protocol allows, so a slow request does not hold back fast ones. Replies are simple
+ * (magic, error, cookie, and the data for a successful READ) unless structured replies were
+ * negotiated: then a READ gets one NBD_REPLY_TYPE_OFFSET_DATA chunk and BLOCK_STATUS one
+ * NBD_REPLY_TYPE_BLOCK_STATUS chunk, and their errors are NBD_REPLY_TYPE_ERROR chunks, as nbdkit
+ * sends them (other commands keep simple replies, which the spec allows). Invalid requests get the
+ * spec's errors and the connection keeps going: EINVAL for unknown commands or flags, reads past
+ * the end, oversized payloads and BLOCK_STATUS without base:allocation; ENOSPC for writes past the
+ * end; EPERM for writes, trims and zeroes on a read-only export (a read-only image, or a client
+ * without the write cap); ENOTSUP for a FAST_ZERO that would have to write. NBD_CMD_DISC stops
+ * reading and closes once every outstanding reply is sent. Backpressure: at the in-flight limit the
+ * handler stops reading the socket.
  *
  * <p>One instance per channel; state is confined to its event loop.
  */
 @SuppressWarnings("FutureReturnValueIgnored") // write failures close the channel
 final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = Logger.getLogger(NbdCommandHandler.class.getName());
-  private static final int KNOWN_FLAGS = Nbd.CMD_FLAG_FUA | Nbd.CMD_FLAG_NO_HOLE;
+  private static final int KNOWN_FLAGS =
+      Nbd.CMD_FLAG_FUA
+          | Nbd.CMD_FLAG_NO_HOLE
+          | Nbd.CMD_FLAG_DF
+          | Nbd.CMD_FLAG_REQ_ONE
+          | Nbd.CMD_FLAG_FAST_ZERO;
+
+  /**
+   * What the handshake settled for this connection.
+   *
+   * @param readOnly writes, trims and zeroes get EPERM
+   * @param structuredReplies READ and BLOCK_STATUS reply in structured chunks
+   * @param baseAllocation base:allocation was selected for this export: BLOCK_STATUS is allowed
+   */
+  record Session(boolean readOnly, boolean structuredReplies, boolean baseAllocation) {
+    static final Session SIMPLE = new Session(false, false, false);
+  }
 
   /**
    * Reply bytes buffered within one read batch before they are flushed anyway. Flushing only at the
@@ -43,6 +64,7 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
   static final int FLUSH_BYTES = 256 * 1024;
 
   private final BlockImage image;
+  private final Session session;
   private final NbdServer.Limits limits;
   private final OpLatencies latencies;
   private ChannelHandlerContext ctx;
@@ -52,8 +74,10 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
   private boolean disconnecting;
   private final ArrayDeque<Op> freeOps = new ArrayDeque<>();
 
-  NbdCommandHandler(BlockImage image, NbdServer.Limits limits, OpLatencies latencies) {
+  NbdCommandHandler(
+      BlockImage image, Session session, NbdServer.Limits limits, OpLatencies latencies) {
     this.image = image;
+    this.session = session;
     this.limits = limits;
     this.latencies = latencies;
   }
@@ -79,7 +103,7 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
     if (error != 0) {
       release(request);
       LOG.fine(() -> "NBD request type " + request.type() + " rejected with errno " + error);
-      reply(request.cookie(), error);
+      reply(request.cookie(), request.type(), error);
       latencies.record(request.type(), latencySlot, System.nanoTime() - decodedNanos);
       return;
     }
@@ -94,7 +118,13 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
       case Nbd.CMD_TRIM ->
           track(request, image.trim(request.offset(), request.length(), fua), decodedNanos);
       case Nbd.CMD_WRITE_ZEROES ->
-          track(request, image.writeZeroes(request.offset(), request.length(), fua), decodedNanos);
+          track(
+              request,
+              image.writeZeroes(request.offset(), request.length(), fua, zeroing(request.flags())),
+              decodedNanos);
+      case Nbd.CMD_CACHE ->
+          track(request, image.cache(request.offset(), request.length()), decodedNanos);
+      case Nbd.CMD_BLOCK_STATUS -> blockStatus(request, decodedNanos);
       case Nbd.CMD_DISC -> {
         disconnecting = true;
         ctx.channel().config().setAutoRead(false);
@@ -113,17 +143,21 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
     if (type == Nbd.CMD_DISC || type == Nbd.CMD_FLUSH) {
       return 0;
     }
-    if (type != Nbd.CMD_READ
-        && type != Nbd.CMD_WRITE
-        && type != Nbd.CMD_TRIM
-        && type != Nbd.CMD_WRITE_ZEROES) {
+    boolean writes = type == Nbd.CMD_WRITE || type == Nbd.CMD_TRIM || type == Nbd.CMD_WRITE_ZEROES;
+    if (!writes && type != Nbd.CMD_READ && type != Nbd.CMD_CACHE && type != Nbd.CMD_BLOCK_STATUS) {
       return Nbd.EINVAL;
     }
     if (request.payloadDropped()) {
       return Nbd.EINVAL;
     }
-    boolean writes = type != Nbd.CMD_READ;
-    if (writes && image.readOnly()) {
+    boolean fastZero = (request.flags() & Nbd.CMD_FLAG_FAST_ZERO) != 0;
+    if (fastZero && type != Nbd.CMD_WRITE_ZEROES) {
+      return Nbd.EINVAL;
+    }
+    if (type == Nbd.CMD_BLOCK_STATUS && (!session.baseAllocation() || request.length() == 0)) {
+      return Nbd.EINVAL;
+    }
+    if (writes && (session.readOnly() || image.readOnly())) {
       return Nbd.EPERM;
     }
     if (type == Nbd.CMD_READ && request.length() > Nbd.MAX_PAYLOAD) {
@@ -135,7 +169,19 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
       // doc/proto.md: ENOSPC for writes past the end, EINVAL otherwise.
       return writes && offset >= 0 && end >= offset ? Nbd.ENOSPC : Nbd.EINVAL;
     }
+    if (fastZero && (request.flags() & Nbd.CMD_FLAG_NO_HOLE) != 0) {
+      return Nbd.ENOTSUP; // zeros that must stay allocated are written: never fast
+    }
     return 0;
+  }
+
+  private static BlockImage.Zeroing zeroing(int flags) {
+    if ((flags & Nbd.CMD_FLAG_FAST_ZERO) != 0) {
+      return BlockImage.Zeroing.FAST;
+    }
+    return (flags & Nbd.CMD_FLAG_NO_HOLE) != 0
+        ? BlockImage.Zeroing.ALLOCATE
+        : BlockImage.Zeroing.PUNCH;
   }
 
   /**
@@ -145,10 +191,44 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
    */
   private void read(NbdRequest request, long decodedNanos) {
     int length = (int) request.length();
-    ByteBuf reply = ctx.alloc().directBuffer(Nbd.SIMPLE_REPLY_HEADER + length);
-    reply.writeInt(Nbd.SIMPLE_REPLY_MAGIC).writeInt(0).writeLong(request.cookie());
+    ByteBuf reply;
+    if (!session.structuredReplies()) {
+      reply = ctx.alloc().directBuffer(Nbd.SIMPLE_REPLY_HEADER + length);
+      NbdReplies.simple(reply, 0, request.cookie());
+    } else if (length == 0) {
+      send(NbdReplies.none(ctx.alloc(), request.cookie())); // OFFSET_DATA may not be empty
+      latencies.record(request.type(), latencySlot, System.nanoTime() - decodedNanos);
+      return;
+    } else {
+      reply = ctx.alloc().directBuffer(NbdReplies.OFFSET_DATA_HEADER + length);
+      NbdReplies.offsetData(reply, request.cookie(), request.offset(), length);
+    }
     Op op = start(request, reply, decodedNanos);
     image.readInto(request.offset(), length, reply, op);
+  }
+
+  /**
+   * Which blocks of the range hold data, at most {@link Nbd#MAX_BLOCK_STATUS_BYTES} of it (a
+   * shorter answer than asked is allowed; clients ask again from its end). Not a hot path: the
+   * chunk is built when the store answers.
+   */
+  private void blockStatus(NbdRequest request, long decodedNanos) {
+    long offset = request.offset();
+    long length = Math.min(request.length(), Nbd.MAX_BLOCK_STATUS_BYTES);
+    long cookie = request.cookie();
+    boolean one = (request.flags() & Nbd.CMD_FLAG_REQ_ONE) != 0;
+    Op op = start(request, null, decodedNanos);
+    image
+        .allocation(offset, length)
+        .whenComplete(
+            (allocation, failure) -> {
+              if (failure == null) {
+                op.readReply =
+                    NbdReplies.blockStatus(ctx.alloc(), cookie, offset, length, allocation, one);
+                op.readLength = -1;
+              }
+              op.done(failure);
+            });
   }
 
   /** Counts a request in flight (pausing reads at the limit) and takes an op to complete it. */
@@ -178,8 +258,8 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
   private final class Op implements BlockImage.Done {
     long cookie;
     int type;
-    ByteBuf readReply; // header + data for a READ, else null
-    int readLength;
+    ByteBuf readReply; // header + data for a READ, a whole BLOCK_STATUS chunk, else null
+    int readLength; // the READ's data after the header; -1: readReply is complete as it is
     long decodedNanos; // when the request was decoded: its latency runs to the reply's write
     private Throwable failure;
     private final Runnable completeOnLoop = () -> complete(failure);
@@ -222,12 +302,14 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
           LOG.log(Level.WARNING, "NBD command " + type + " on " + image.name() + " failed", cause);
           error = Nbd.EIO;
         }
-        reply(cookie, error);
+        reply(cookie, type, error);
       } else if (data != null) {
-        data.writerIndex(Nbd.SIMPLE_REPLY_HEADER + readLength);
+        if (readLength >= 0) {
+          data.writerIndex(data.writerIndex() + readLength);
+        }
         send(data);
       } else {
-        reply(cookie, 0);
+        send(NbdReplies.simple(ctx.alloc().directBuffer(Nbd.SIMPLE_REPLY_HEADER), 0, cookie));
       }
       latencies.record(type, latencySlot, System.nanoTime() - decodedNanos);
       if (disconnecting) {
@@ -238,10 +320,11 @@ final class NbdCommandHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
-  private void reply(long cookie, int error) {
-    ByteBuf header = ctx.alloc().directBuffer(Nbd.SIMPLE_REPLY_HEADER);
-    header.writeInt(Nbd.SIMPLE_REPLY_MAGIC).writeInt(error).writeLong(cookie);
-    send(header);
+  /** An error reply: a structured chunk where the command's replies are structured. */
+  private void reply(long cookie, int type, int error) {
+    boolean structured =
+        session.structuredReplies() && (type == Nbd.CMD_READ || type == Nbd.CMD_BLOCK_STATUS);
+    send(NbdReplies.error(ctx.alloc(), structured, cookie, error));
   }
 
   /**

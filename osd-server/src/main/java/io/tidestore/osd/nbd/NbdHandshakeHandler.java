@@ -11,9 +11,11 @@ import io.tidestore.osd.metrics.OpLatencies;
 import io.tidestore.osd.net.ConnectionErrors;
 import io.tidestore.osd.net.InboundBudget;
 import io.tidestore.osd.net.ReadGate;
+import io.tidestore.osd.security.ServerSecurity;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -30,13 +32,16 @@ import java.util.logging.Logger;
  * selects an image, and replaces itself with the transmission handlers.
  *
  * <p>Supported: EXPORT_NAME, ABORT, LIST, INFO, GO (with NBD_INFO_EXPORT, NBD_INFO_NAME on request,
- * and NBD_INFO_BLOCK_SIZE always). Any other option is answered NBD_REP_ERR_UNSUP after its data is
- * skipped. An option longer than {@link Nbd#MAX_OPTION_LENGTH} is skipped without buffering and
- * answered NBD_REP_ERR_TOO_BIG. A bad option magic or unknown client flags end the connection, as
- * the spec requires. A connection that has not started transmission {@link
- * NbdServer.Limits#handshakeTimeout} after its greeting is closed with one log line. A failure (a
- * reset, say) ends here with one line, as in transmission, never at the pipeline's tail. One
- * instance per channel, on its event loop.
+ * and NBD_INFO_BLOCK_SIZE always), STARTTLS ({@link NbdTls}), STRUCTURED_REPLY, LIST_META_CONTEXT
+ * and SET_META_CONTEXT ({@code base:allocation}, {@link NbdMetaContexts}). Any other option is
+ * answered NBD_REP_ERR_UNSUP after its data is skipped. What the client may see follows its caps:
+ * LIST names only images it may read, INFO and GO of any other get NBD_REP_ERR_POLICY, and an image
+ * it may read but not write is exported read-only. An option longer than {@link
+ * Nbd#MAX_OPTION_LENGTH} is skipped without buffering and answered NBD_REP_ERR_TOO_BIG. A bad
+ * option magic or unknown client flags end the connection, as the spec requires. A connection that
+ * has not started transmission {@link NbdServer.Limits#handshakeTimeout} after its greeting is
+ * closed with one log line. A failure (a reset, say) ends here with one line, as in transmission,
+ * never at the pipeline's tail. One instance per channel, on its event loop.
  */
 @SuppressWarnings("FutureReturnValueIgnored") // write failures close the channel
 final class NbdHandshakeHandler extends ByteToMessageDecoder {
@@ -46,6 +51,9 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
   private final NbdServer.Limits limits;
   private final OpLatencies latencies;
   private final InboundBudget frameBudget;
+  private final NbdTls tls;
+  private boolean structuredReplies;
+  private String metaExport; // the export base:allocation was selected for, else null
   private boolean gotClientFlags;
   private boolean noZeroes;
   private long discarding; // bytes of an over-long option still to skip
@@ -54,15 +62,24 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
   private ScheduledFuture<?> deadline; // closes the connection if the handshake takes too long
 
   NbdHandshakeHandler(ImageExports exports, NbdServer.Limits limits, OpLatencies latencies) {
-    this(exports, limits, latencies, new InboundBudget(InboundBudget.DEFAULT_BYTES));
+    this(
+        exports,
+        limits,
+        latencies,
+        new InboundBudget(InboundBudget.DEFAULT_BYTES),
+        ServerSecurity.plaintext(),
+        NbdServer.POOL);
   }
 
   NbdHandshakeHandler(
       ImageExports exports,
       NbdServer.Limits limits,
       OpLatencies latencies,
-      InboundBudget frameBudget) {
+      InboundBudget frameBudget,
+      ServerSecurity security,
+      String pool) {
     this.frameBudget = frameBudget;
+    this.tls = new NbdTls(security, pool);
     this.exports = exports;
     this.limits = limits;
     this.latencies = latencies;
@@ -115,7 +132,7 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
         if (discarding > 0) {
           return;
         }
-        optionText(ctx, discardingOption, Nbd.REP_ERR_TOO_BIG, "option data too long");
+        NbdOptionReplies.text(ctx, discardingOption, Nbd.REP_ERR_TOO_BIG, "option data too long");
         continue;
       }
       if (in.readableBytes() < 16) {
@@ -146,6 +163,27 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
       }
       in.skipBytes(16);
       ByteBuf data = in.readSlice((int) length);
+      if (tls.required(option)) {
+        if (option == Nbd.OPT_EXPORT_NAME) {
+          // No error reply exists for EXPORT_NAME: the spec says to close.
+          fail(ctx, in, "NBD_OPT_EXPORT_NAME without TLS under --tls require");
+          return;
+        }
+        NbdOptionReplies.text(
+            ctx, option, Nbd.REP_ERR_TLS_REQD, "TLS is required: send NBD_OPT_STARTTLS");
+        continue;
+      }
+      if (option == Nbd.OPT_STARTTLS) {
+        NbdTls.Outcome outcome = tls.startTls(ctx, data, in);
+        if (outcome == NbdTls.Outcome.CLOSED) {
+          return;
+        }
+        if (outcome == NbdTls.Outcome.STARTED) {
+          structuredReplies = false; // option haggling starts over inside TLS
+          metaExport = null;
+        }
+        continue;
+      }
       if (!option(ctx, option, data)) {
         return; // transmission started, or closing
       }
@@ -157,14 +195,27 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
     return switch (option) {
       case Nbd.OPT_EXPORT_NAME -> exportNameOption(ctx, data);
       case Nbd.OPT_ABORT -> {
-        optionReply(ctx, option, Nbd.REP_ACK, null).addListener(ChannelFutureListener.CLOSE);
+        NbdOptionReplies.reply(ctx, option, Nbd.REP_ACK, null)
+            .addListener(ChannelFutureListener.CLOSE);
         yield false;
       }
       case Nbd.OPT_LIST -> list(ctx, option, data);
       case Nbd.OPT_INFO, Nbd.OPT_GO -> infoOrGo(ctx, option, data);
+      case Nbd.OPT_STRUCTURED_REPLY -> {
+        if (data.isReadable()) {
+          NbdOptionReplies.text(
+              ctx, option, Nbd.REP_ERR_INVALID, "NBD_OPT_STRUCTURED_REPLY takes no data");
+        } else {
+          structuredReplies = true;
+          NbdOptionReplies.reply(ctx, option, Nbd.REP_ACK, null);
+        }
+        yield true;
+      }
+      case Nbd.OPT_LIST_META_CONTEXT, Nbd.OPT_SET_META_CONTEXT -> metaContext(ctx, option, data);
       default -> {
         LOG.info(ctx.channel().remoteAddress() + ": NBD option " + option + " unsupported");
-        optionText(ctx, option, Nbd.REP_ERR_UNSUP, "option " + option + " not supported");
+        NbdOptionReplies.text(
+            ctx, option, Nbd.REP_ERR_UNSUP, "option " + option + " not supported");
         yield true;
       }
     };
@@ -177,25 +228,71 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
       ctx.close();
       return false;
     }
-    return resolve(ctx, exports.open(name.get()), image -> exportName(ctx, name.get(), image));
+    String image = exports.canonicalName(name.get());
+    if (!tls.canRead(ctx, image)) {
+      // NBD_OPT_EXPORT_NAME has no error reply: the spec says to close.
+      LOG.warning(
+          ctx.channel().remoteAddress()
+              + ": "
+              + tls.who(ctx)
+              + " may not read image '"
+              + image
+              + "', closing");
+      ctx.close();
+      return false;
+    }
+    return resolve(ctx, exports.open(name.get()), found -> exportName(ctx, name.get(), found));
+  }
+
+  /** LIST_META_CONTEXT and SET_META_CONTEXT, with structured replies negotiated first. */
+  private boolean metaContext(ChannelHandlerContext ctx, int option, ByteBuf data) {
+    if (!structuredReplies) {
+      NbdOptionReplies.text(
+          ctx, option, Nbd.REP_ERR_INVALID, "negotiate NBD_OPT_STRUCTURED_REPLY first");
+      return true;
+    }
+    NbdMetaContexts request = NbdMetaContexts.parse(data);
+    if (request == null) {
+      NbdOptionReplies.text(ctx, option, Nbd.REP_ERR_INVALID, "malformed meta context request");
+      return true;
+    }
+    if (option == Nbd.OPT_LIST_META_CONTEXT) {
+      if (request.listsBaseAllocation()) {
+        NbdOptionReplies.metaContext(ctx, option, 0, Nbd.BASE_ALLOCATION);
+      }
+    } else {
+      metaExport = null;
+      if (request.selectsBaseAllocation()) {
+        metaExport = exports.canonicalName(request.export());
+        NbdOptionReplies.metaContext(ctx, option, Nbd.BASE_ALLOCATION_ID, Nbd.BASE_ALLOCATION);
+      }
+    }
+    NbdOptionReplies.reply(ctx, option, Nbd.REP_ACK, null);
+    return true;
   }
 
   private boolean list(ChannelHandlerContext ctx, int option, ByteBuf data) {
     if (data.isReadable()) {
-      optionText(ctx, option, Nbd.REP_ERR_INVALID, "NBD_OPT_LIST takes no data");
+      NbdOptionReplies.text(ctx, option, Nbd.REP_ERR_INVALID, "NBD_OPT_LIST takes no data");
       return true;
     }
     return resolve(
         ctx,
         exports.names(),
-        names -> {
+        all -> {
+          List<String> names = new ArrayList<>();
+          for (String name : all) {
+            if (tls.canRead(ctx, name)) {
+              names.add(name);
+            }
+          }
           for (String name : names) {
             byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
             ByteBuf server = ctx.alloc().buffer(4 + bytes.length);
             server.writeInt(bytes.length).writeBytes(bytes);
-            optionReply(ctx, option, Nbd.REP_SERVER, server);
+            NbdOptionReplies.reply(ctx, option, Nbd.REP_SERVER, server);
           }
-          optionReply(ctx, option, Nbd.REP_ACK, null);
+          NbdOptionReplies.reply(ctx, option, Nbd.REP_ACK, null);
           return true;
         });
   }
@@ -203,18 +300,18 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
   private boolean infoOrGo(ChannelHandlerContext ctx, int option, ByteBuf data) {
     // u32 name length, name, u16 number of requests, u16 each
     if (data.readableBytes() < 6) {
-      optionText(ctx, option, Nbd.REP_ERR_INVALID, "option data too short");
+      NbdOptionReplies.text(ctx, option, Nbd.REP_ERR_INVALID, "option data too short");
       return true;
     }
     long nameLength = data.readUnsignedInt();
     if (nameLength > 4096 || data.readableBytes() < nameLength + 2) {
-      optionText(ctx, option, Nbd.REP_ERR_INVALID, "bad export name length");
+      NbdOptionReplies.text(ctx, option, Nbd.REP_ERR_INVALID, "bad export name length");
       return true;
     }
     ByteBuf nameBytes = data.readSlice((int) nameLength);
     int requests = data.readUnsignedShort();
     if (data.readableBytes() != 2 * requests) {
-      optionText(ctx, option, Nbd.REP_ERR_INVALID, "information request count mismatch");
+      NbdOptionReplies.text(ctx, option, Nbd.REP_ERR_INVALID, "information request count mismatch");
       return true;
     }
     boolean wantName = false;
@@ -223,10 +320,18 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
     }
     Optional<String> name = utf8(nameBytes);
     if (name.isEmpty()) {
-      optionText(ctx, option, Nbd.REP_ERR_INVALID, "export name is not UTF-8");
+      NbdOptionReplies.text(ctx, option, Nbd.REP_ERR_INVALID, "export name is not UTF-8");
       return true;
     }
     boolean withName = wantName;
+    String image = exports.canonicalName(name.get());
+    if (!tls.canRead(ctx, image)) {
+      LOG.info(
+          ctx.channel().remoteAddress() + ": " + tls.who(ctx) + " refused image '" + image + "'");
+      NbdOptionReplies.text(
+          ctx, option, Nbd.REP_ERR_POLICY, tls.who(ctx) + " may not read image '" + image + "'");
+      return true;
+    }
     return resolve(
         ctx, exports.open(name.get()), found -> info(ctx, option, name.get(), found, withName));
   }
@@ -239,24 +344,16 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
       Optional<BlockImage> found,
       boolean wantName) {
     if (found.isEmpty()) {
-      optionText(ctx, option, Nbd.REP_ERR_UNKNOWN, "no image '" + name + "'");
+      NbdOptionReplies.text(ctx, option, Nbd.REP_ERR_UNKNOWN, "no image '" + name + "'");
       return true;
     }
     BlockImage image = found.get();
-    ByteBuf export = ctx.alloc().buffer(12);
-    export.writeShort(Nbd.INFO_EXPORT).writeLong(image.size()).writeShort(transmissionFlags(image));
-    optionReply(ctx, option, Nbd.REP_INFO, export);
-    if (wantName) {
-      byte[] bytes = image.name().getBytes(StandardCharsets.UTF_8);
-      ByteBuf info = ctx.alloc().buffer(2 + bytes.length);
-      info.writeShort(Nbd.INFO_NAME).writeBytes(bytes);
-      optionReply(ctx, option, Nbd.REP_INFO, info);
-    }
-    ByteBuf sizes = ctx.alloc().buffer(14);
-    sizes.writeShort(Nbd.INFO_BLOCK_SIZE);
-    sizes.writeInt(Nbd.MIN_BLOCK).writeInt(Nbd.PREFERRED_BLOCK).writeInt(Nbd.MAX_PAYLOAD);
-    optionReply(ctx, option, Nbd.REP_INFO, sizes);
-    optionReply(ctx, option, Nbd.REP_ACK, null);
+    NbdOptionReplies.info(
+        ctx,
+        option,
+        image,
+        Nbd.transmissionFlags(readOnly(ctx, image), structuredReplies),
+        wantName);
     if (option == Nbd.OPT_GO) {
       startTransmission(ctx, image);
       return false;
@@ -273,7 +370,7 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
     }
     ByteBuf reply = ctx.alloc().buffer(10 + 124);
     reply.writeLong(image.get().size());
-    reply.writeShort(transmissionFlags(image.get()));
+    reply.writeShort(Nbd.transmissionFlags(readOnly(ctx, image.get()), structuredReplies));
     if (!noZeroes) {
       reply.writeZero(124);
     }
@@ -324,14 +421,27 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
     return false;
   }
 
+  /** Whether the connection may not write {@code image}: a read-only image, or no write cap. */
+  private boolean readOnly(ChannelHandlerContext ctx, BlockImage image) {
+    return image.readOnly() || !tls.canWrite(ctx, image.name());
+  }
+
   private void startTransmission(ChannelHandlerContext ctx, BlockImage image) {
+    boolean readOnly = readOnly(ctx, image);
+    NbdCommandHandler.Session session =
+        new NbdCommandHandler.Session(readOnly, structuredReplies, image.name().equals(metaExport));
     LOG.info(
         ctx.channel().remoteAddress()
             + ": NBD export '"
             + image.name()
             + "' ("
             + image.size()
-            + " bytes)");
+            + " bytes"
+            + (readOnly ? ", read-only" : "")
+            + (tls.active() ? ", TLS, " + tls.who(ctx) : "")
+            + (structuredReplies ? ", structured replies" : "")
+            + (session.baseAllocation() ? ", base:allocation" : "")
+            + ")");
     // Bytes after the option that started transmission are requests: ByteToMessageDecoder hands
     // its cumulation to the next handler when it is removed.
     ctx.pipeline()
@@ -339,7 +449,10 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
             ctx.name(),
             "nbd-requests",
             new NbdRequestDecoder(frameBudget, NbdRequestDecoder.STALL_TIMEOUT_NANOS))
-        .addAfter("nbd-requests", "nbd-commands", new NbdCommandHandler(image, limits, latencies));
+        .addAfter(
+            "nbd-requests",
+            "nbd-commands",
+            new NbdCommandHandler(image, session, limits, latencies));
     ctx.pipeline().remove(this);
   }
 
@@ -354,39 +467,9 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    ConnectionErrors.closeAfter(ctx, cause, LOG, "NBD handshake failed");
-  }
-
-  static int transmissionFlags(BlockImage image) {
-    // CAN_MULTI_CONN is true: every connection to an image goes to the same store objects, and a
-    // write is acknowledged only once durable, so a FLUSH on any connection covers them all.
-    int flags = Nbd.FLAG_HAS_FLAGS | Nbd.FLAG_SEND_FLUSH | Nbd.FLAG_CAN_MULTI_CONN;
-    if (image.readOnly()) {
-      return flags | Nbd.FLAG_READ_ONLY;
+    if (!NbdTls.closedAfterTlsFailure(ctx, cause)) {
+      ConnectionErrors.closeAfter(ctx, cause, LOG, "NBD handshake failed");
     }
-    return flags | Nbd.FLAG_SEND_FUA | Nbd.FLAG_SEND_TRIM | Nbd.FLAG_SEND_WRITE_ZEROES;
-  }
-
-  private io.netty.channel.ChannelFuture optionText(
-      ChannelHandlerContext ctx, int option, int type, String message) {
-    ByteBuf data = null;
-    if (message != null) {
-      data = ctx.alloc().buffer(message.length());
-      data.writeCharSequence(message, StandardCharsets.UTF_8);
-    }
-    return optionReply(ctx, option, type, data);
-  }
-
-  private io.netty.channel.ChannelFuture optionReply(
-      ChannelHandlerContext ctx, int option, int type, ByteBuf data) {
-    int length = data == null ? 0 : data.readableBytes();
-    ByteBuf header = ctx.alloc().buffer(20);
-    header.writeLong(Nbd.OPTION_REPLY_MAGIC).writeInt(option).writeInt(type).writeInt(length);
-    if (data == null) {
-      return ctx.writeAndFlush(header);
-    }
-    ctx.write(header);
-    return ctx.writeAndFlush(data);
   }
 
   private static Optional<String> utf8(ByteBuf bytes) {

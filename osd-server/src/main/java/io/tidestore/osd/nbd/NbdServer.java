@@ -9,6 +9,7 @@ import io.tidestore.osd.metrics.OpLatencies;
 import io.tidestore.osd.net.InboundBudget;
 import io.tidestore.osd.net.Listeners;
 import io.tidestore.osd.reactor.Reactors;
+import io.tidestore.osd.security.ServerSecurity;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -24,6 +25,9 @@ public final class NbdServer implements AutoCloseable {
 
   /** NBD's IANA port. */
   public static final int DEFAULT_PORT = 10809;
+
+  /** The pool the standalone daemon's images live in, as auth-file grants name it. */
+  public static final String POOL = "rbd";
 
   /**
    * Per-connection limits.
@@ -56,12 +60,14 @@ public final class NbdServer implements AutoCloseable {
 
   /** Names of the commands whose latency is measured, indexed by command type (else null). */
   public static String[] commandNames() {
-    String[] names = new String[Nbd.CMD_WRITE_ZEROES + 1];
+    String[] names = new String[Nbd.CMD_BLOCK_STATUS + 1];
     names[Nbd.CMD_READ] = "read";
     names[Nbd.CMD_WRITE] = "write";
     names[Nbd.CMD_FLUSH] = "flush";
     names[Nbd.CMD_TRIM] = "trim";
+    names[Nbd.CMD_CACHE] = "cache";
     names[Nbd.CMD_WRITE_ZEROES] = "write_zeroes";
+    names[Nbd.CMD_BLOCK_STATUS] = "block_status";
     return names;
   }
 
@@ -105,12 +111,15 @@ public final class NbdServer implements AutoCloseable {
         exports,
         limits,
         latencies,
-        new InboundBudget(InboundBudget.DEFAULT_BYTES));
+        new InboundBudget(InboundBudget.DEFAULT_BYTES),
+        ServerSecurity.plaintext());
   }
 
   /**
    * As above, reserving the bytes of incomplete large write payloads from {@code frameBudget}, the
-   * budget the daemon shares between its listeners.
+   * budget the daemon shares between its listeners, and with the daemon's TLS mode and grants:
+   * STARTTLS as {@code security} allows, and each client sees the images of {@link #POOL} its
+   * certificate's caps let it.
    */
   public static NbdServer start(
       Reactors reactors,
@@ -119,7 +128,8 @@ public final class NbdServer implements AutoCloseable {
       ImageExports exports,
       Limits limits,
       OpLatencies latencies,
-      InboundBudget frameBudget)
+      InboundBudget frameBudget,
+      ServerSecurity security)
       throws IOException {
     ServerBootstrap bootstrap =
         Listeners.tcp(
@@ -129,7 +139,8 @@ public final class NbdServer implements AutoCloseable {
                     ch.pipeline()
                         .addLast(
                             "nbd-handshake",
-                            new NbdHandshakeHandler(exports, limits, latencies, frameBudget)))
+                            new NbdHandshakeHandler(
+                                exports, limits, latencies, frameBudget, security, POOL)))
             .childOption(
                 ChannelOption.RCVBUF_ALLOCATOR,
                 new AdaptiveRecvByteBufAllocator(64, 2048, MAX_READ_BYTES).maxMessagesPerRead(16));

@@ -16,12 +16,16 @@ import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.security.interfaces.ECPrivateKey;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
+import org.bouncycastle.asn1.DERBitString;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.X500NameBuilder;
 import org.bouncycastle.asn1.x500.style.BCStyle;
@@ -32,6 +36,8 @@ import org.bouncycastle.asn1.x509.GeneralName;
 import org.bouncycastle.asn1.x509.GeneralNames;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.asn1.x9.ECNamedCurveTable;
+import org.bouncycastle.asn1.x9.X9ECParameters;
 import org.bouncycastle.cert.X509v3CertificateBuilder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
@@ -40,9 +46,9 @@ import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
-import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.bouncycastle.util.io.pem.PemObject;
 
 /**
  * A certificate authority for {@code tidestore tls init}: ECDSA P-256 keys and X.509 v3
@@ -111,7 +117,7 @@ public final class CertificateAuthority {
       PrivateKey key =
           switch (o) {
             case PEMKeyPair kp -> conv.getKeyPair(kp).getPrivate();
-            case org.bouncycastle.asn1.pkcs.PrivateKeyInfo info -> conv.getPrivateKey(info);
+            case PrivateKeyInfo info -> conv.getPrivateKey(info);
             case null, default ->
                 throw new IOException(dir.resolve(CA_KEY) + " holds no private key");
           };
@@ -238,18 +244,36 @@ public final class CertificateAuthority {
     writeAtomically(path, false, w -> w.writeObject(cert));
   }
 
-  /** Writes {@code key} as unencrypted PKCS#8 PEM to {@code path}, readable by its owner only. */
+  /**
+   * Writes {@code key} as unencrypted PKCS#8 PEM to {@code path}, readable by its owner only. An EC
+   * key carries its public point too: the JDK encodes EC private keys without it, and GnuTLS
+   * (libnbd, qemu, nbdkit) then refuses the file ("ASN1 parser: Element was not found").
+   */
   public static void writeKey(Path path, PrivateKey key) throws IOException {
-    writeAtomically(
-        path,
-        true,
-        w -> {
-          try {
-            w.writeObject(new JcaPKCS8Generator(key, null));
-          } catch (org.bouncycastle.util.io.pem.PemGenerationException e) {
-            throw new IOException("cannot encode the key for " + path, e);
-          }
-        });
+    byte[] encoded = withPublicPoint(key);
+    writeAtomically(path, true, w -> w.writeObject(new PemObject("PRIVATE KEY", encoded)));
+  }
+
+  /** {@code key}'s PKCS#8 encoding, with the public point added to an EC key that lacks it. */
+  static byte[] withPublicPoint(PrivateKey key) throws IOException {
+    PrivateKeyInfo info = PrivateKeyInfo.getInstance(key.getEncoded());
+    if (!(key instanceof ECPrivateKey ec)) {
+      return info.getEncoded();
+    }
+    var inner = org.bouncycastle.asn1.sec.ECPrivateKey.getInstance(info.parsePrivateKey());
+    if (inner.getPublicKey() != null) {
+      return info.getEncoded();
+    }
+    var curve = ASN1ObjectIdentifier.getInstance(info.getPrivateKeyAlgorithm().getParameters());
+    X9ECParameters params = ECNamedCurveTable.getByOID(curve);
+    if (params == null) {
+      throw new IOException("unknown EC curve " + curve);
+    }
+    byte[] point = params.getG().multiply(ec.getS()).normalize().getEncoded(false);
+    var full =
+        new org.bouncycastle.asn1.sec.ECPrivateKey(
+            params.getN().bitLength(), ec.getS(), new DERBitString(point), null);
+    return new PrivateKeyInfo(info.getPrivateKeyAlgorithm(), full).getEncoded();
   }
 
   private interface PemBody {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.tidestore.osd.image.BlockImage.Zeroing;
 import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.store.StoreOnReactors;
 import io.tidestore.store.api.StoreConfig;
@@ -15,7 +16,9 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,18 +37,9 @@ class ImageDataPathTest {
 
   @Test
   void readsZeroHolesAndShortObjectsAndLeaveTheHeaderAlone() throws Exception {
-    Path data = dir.resolve("store");
-    StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
-    try (StoreOnReactors served = StoreOnReactors.open(data, StoreConfig.defaults())) {
+    try (StoreOnReactors served = openStore(dir)) {
       Reactors reactors = served.reactors();
-      BlockImage image =
-          new ObjectImage(
-              served.ops(),
-              served.pieces(),
-              new ImageLayout("dp", ImageLayout.DEFAULT_OBJECT_SIZE),
-              "dp",
-              16L * MIB,
-              false);
+      BlockImage image = image(served, "dp", 16L * MIB);
       // Straddles objects 0 and 1: object 1 ends 4 KiB in.
       write(reactors, image, 4L * MIB - 4096, filled(8192, (byte) 0x11));
       // Object 2 holds 110 bytes.
@@ -75,19 +69,10 @@ class ImageDataPathTest {
    */
   @Test
   void writesLongerThanTheStoresLargestSingleWriteLandWhole() throws Exception {
-    Path data = dir.resolve("store");
-    StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
-    try (StoreOnReactors served = StoreOnReactors.open(data, StoreConfig.defaults())) {
+    try (StoreOnReactors served = openStore(dir)) {
       Reactors reactors = served.reactors();
       assertTrue(served.pieces().maxWriteBytes() < MIB, "limit " + served.pieces().maxWriteBytes());
-      BlockImage image =
-          new ObjectImage(
-              served.ops(),
-              served.pieces(),
-              new ImageLayout("big", ImageLayout.DEFAULT_OBJECT_SIZE),
-              "big",
-              16L * MIB,
-              false);
+      BlockImage image = image(served, "big", 16L * MIB);
       byte[] bytes = new byte[6 * MIB];
       new Random(11).nextBytes(bytes);
       long offset = 3L * MIB - 4097;
@@ -97,23 +82,61 @@ class ImageDataPathTest {
       write(reactors, image, 12L * MIB, filled(4 * MIB, (byte) 0x5a));
       assertRange(read(reactors, image, 12L * MIB, 4 * MIB), 0, 4 * MIB, (byte) 0x5a);
       // WRITE_ZEROES of a whole object and a TRIM of all but its first byte write zeros too.
-      image.writeZeroes(12L * MIB, 4 * MIB, false).toCompletableFuture().get(30, TimeUnit.SECONDS);
+      onLoop(reactors, () -> image.writeZeroes(12L * MIB, 4 * MIB, false, Zeroing.ALLOCATE));
       assertRange(read(reactors, image, 12L * MIB, 4 * MIB), 0, 4 * MIB, (byte) 0);
       write(reactors, image, 12L * MIB, filled(4 * MIB, (byte) 0x5b));
-      image.trim(12L * MIB + 1, 4 * MIB - 1, false).toCompletableFuture().get(30, TimeUnit.SECONDS);
+      onLoop(reactors, () -> image.trim(12L * MIB + 1, 4 * MIB - 1, false));
       byte[] trimmed = read(reactors, image, 12L * MIB, 4 * MIB);
       assertRange(trimmed, 0, 1, (byte) 0x5b);
       assertRange(trimmed, 1, 4 * MIB, (byte) 0);
     }
   }
 
-  private static ByteBuf filled(int length, byte value) {
+  /** Runs an image call on reactor 0, as a gateway would, and waits for it. */
+  /** A fresh store of two 64 MiB shards in {@code dir}, served on reactors. */
+  static StoreOnReactors openStore(Path dir) throws Exception {
+    Path data = dir.resolve("store");
+    StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
+    return StoreOnReactors.open(data, StoreConfig.defaults());
+  }
+
+  /** A writable image {@code name} of {@code size} bytes over {@code served}, 4 MiB objects. */
+  static BlockImage image(StoreOnReactors served, String name, long size) {
+    return new ObjectImage(
+        served.ops(),
+        served.pieces(),
+        new ImageLayout(name, ImageLayout.DEFAULT_OBJECT_SIZE),
+        name,
+        size,
+        false);
+  }
+
+  static <T> T onLoop(Reactors reactors, Supplier<CompletionStage<T>> call) throws Exception {
+    CompletableFuture<T> done = new CompletableFuture<>();
+    reactors
+        .get(0)
+        .loop()
+        .execute(
+            () ->
+                call.get()
+                    .whenComplete(
+                        (value, failure) -> {
+                          if (failure != null) {
+                            done.completeExceptionally(failure);
+                          } else {
+                            done.complete(value);
+                          }
+                        }));
+    return done.get(30, TimeUnit.SECONDS);
+  }
+
+  static ByteBuf filled(int length, byte value) {
     byte[] bytes = new byte[length];
     Arrays.fill(bytes, value);
     return Unpooled.directBuffer(length).writeBytes(bytes);
   }
 
-  private static void write(Reactors reactors, BlockImage image, long offset, ByteBuf data)
+  static void write(Reactors reactors, BlockImage image, long offset, ByteBuf data)
       throws Exception {
     CompletableFuture<Throwable> done = new CompletableFuture<>();
     reactors
@@ -124,7 +147,7 @@ class ImageDataPathTest {
   }
 
   /** Reads into a buffer full of stale bytes, behind a header the read must not touch. */
-  private static byte[] read(Reactors reactors, BlockImage image, long offset, int length)
+  static byte[] read(Reactors reactors, BlockImage image, long offset, int length)
       throws Exception {
     ByteBuf into = Unpooled.directBuffer(HEADER + length);
     into.writeBytes(filledArray(HEADER + length)).writerIndex(HEADER);
@@ -153,7 +176,7 @@ class ImageDataPathTest {
     return bytes;
   }
 
-  private static void assertRange(byte[] bytes, int from, int to, byte expected) {
+  static void assertRange(byte[] bytes, int from, int to, byte expected) {
     for (int i = from; i < to; i++) {
       if (bytes[i] != expected) {
         assertEquals(expected, bytes[i], "byte " + i + " of [" + from + ", " + to + ")");

@@ -31,6 +31,11 @@ final class MemoryExports implements ImageExports {
   }
 
   @Override
+  public String canonicalName(String name) {
+    return name.isEmpty() ? defaultName : name;
+  }
+
+  @Override
   public CompletionStage<List<String>> names() {
     return gate.thenApply(v -> List.copyOf(images.keySet()));
   }

@@ -3,6 +3,7 @@ package io.tidestore.osd.nbd;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.tidestore.osd.image.BlockImage;
+import io.tidestore.store.api.Allocation;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -70,13 +71,40 @@ final class MemoryImage implements BlockImage {
   }
 
   @Override
-  public CompletionStage<Void> trim(long offset, long length, boolean fua) {
-    return writeZeroes(offset, length, fua);
-  }
-
-  @Override
-  public CompletionStage<Void> writeZeroes(long offset, long length, boolean fua) {
+  public CompletionStage<Void> writeZeroes(long offset, long length, boolean fua, Zeroing how) {
+    lastZeroing = how;
     Arrays.fill(bytes, (int) offset, (int) (offset + length), (byte) 0);
     return CompletableFuture.completedFuture(null);
+  }
+
+  /** How the last trim or write-zeroes asked to zero. */
+  Zeroing lastZeroing;
+
+  /** Data everywhere but in {@link #holes}: {start, end} pairs the test sets. */
+  long[] holes = new long[0];
+
+  @Override
+  public CompletionStage<Allocation> allocation(long offset, long length) {
+    long[] ranges = new long[holes.length + 2];
+    int n = 0;
+    long at = offset;
+    long end = offset + length;
+    for (int i = 0; i < holes.length; i += 2) {
+      long start = Math.max(at, holes[i]);
+      long stop = Math.min(end, holes[i + 1]);
+      if (stop <= start) {
+        continue;
+      }
+      if (start > at) {
+        ranges[n++] = at;
+        ranges[n++] = start;
+      }
+      at = stop;
+    }
+    if (at < end) {
+      ranges[n++] = at;
+      ranges[n++] = end;
+    }
+    return CompletableFuture.completedFuture(new Allocation(size(), Arrays.copyOf(ranges, n)));
   }
 }

@@ -137,8 +137,8 @@ class NbdCodecTest {
 
     option(Nbd.OPT_GO, goData("nope"));
     optionReply(Nbd.OPT_GO, Nbd.REP_ERR_UNKNOWN);
-    option(8, Unpooled.EMPTY_BUFFER); // NBD_OPT_STRUCTURED_REPLY
-    optionReply(8, Nbd.REP_ERR_UNSUP);
+    option(99, Unpooled.EMPTY_BUFFER); // no such option
+    optionReply(99, Nbd.REP_ERR_UNSUP);
     option(Nbd.OPT_GO, Unpooled.buffer().writeInt(100).writeByte('x')); // name longer than data
     optionReply(Nbd.OPT_GO, Nbd.REP_ERR_INVALID);
     option(Nbd.OPT_LIST, Unpooled.buffer().writeByte(1));

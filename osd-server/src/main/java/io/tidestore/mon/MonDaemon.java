@@ -49,8 +49,11 @@ public final class MonDaemon implements AutoCloseable {
   /** The line tests and {@code cluster up} wait for; keep its prefix stable. */
   public static final String READY_PREFIX = "tidestore mon ready";
 
-  /** A follower the leader heard from within this long counts as in quorum. */
-  private static final long QUORUM_RPC_MILLIS = 5000;
+  /**
+   * A follower the leader heard from within this long counts as in quorum: the leader sends
+   * heartbeats every half election timeout (500 ms), so this is five missed in a row.
+   */
+  private static final long QUORUM_RPC_MILLIS = 2500;
 
   private final MonSettings settings;
   private final ShutdownSignal shutdownSignal = new ShutdownSignal();

@@ -66,8 +66,14 @@ public final class ClusterStatus {
     return new ClusterStatus(map, monmap, answered);
   }
 
+  /**
+   * The monitors in quorum: those the leader heard from recently and that answered this status
+   * request themselves (a leader elected a moment ago has not yet missed a dead follower).
+   */
   public List<String> quorumNames() {
-    return leader == null ? List.of() : leader.quorum();
+    return leader == null
+        ? List.of()
+        : leader.quorum().stream().filter(answered::containsKey).toList();
   }
 
   /** HEALTH_OK, HEALTH_WARN or HEALTH_ERR, and the checks that made it so. */

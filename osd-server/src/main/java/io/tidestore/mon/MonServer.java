@@ -99,9 +99,11 @@ final class MonServer implements AutoCloseable {
           try {
             request = MonFrame.read(in);
           } catch (WireException e) {
-            // The frame was read whole but is of another version: say so, keep the connection.
             send(new MonFrame(MonFrame.ERROR, e.requestId(), epoch(), error(e)));
-            continue;
+            if (e.code() == WireException.VERSION) {
+              continue; // read whole, of another version: said so, the stream is still in step
+            }
+            return; // a bad length: the stream is out of step, so the connection ends here
           }
           send(answer(request));
           if (request.type() == MonFrame.SUBSCRIBE) {

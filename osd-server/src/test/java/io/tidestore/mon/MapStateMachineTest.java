@@ -63,7 +63,7 @@ class MapStateMachineTest {
   private record Running(RaftServer server, MapStateMachine machine, Proposer proposer)
       implements AutoCloseable {
     @Override
-    public void close() throws Exception {
+    public void close() throws java.io.IOException {
       proposer.close();
       server.close();
     }

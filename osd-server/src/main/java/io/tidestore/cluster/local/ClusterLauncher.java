@@ -4,9 +4,9 @@ import io.tidestore.cluster.client.MonAddresses;
 import io.tidestore.cluster.client.MonClient;
 import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.wire.LinkSecurity;
+import io.tidestore.launch.SelfLauncher;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -20,11 +20,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code tidestore cluster up|down}: starts monitors, waits for their quorum to create the cluster,
  * starts OSDs, waits until the map has them all up; stops them OSDs first. Each daemon is this same
- * program in a process of its own (the running JVM's java, flags and class path), its output in
+ * program in a process of its own ({@link SelfLauncher}: the same jar and JVM flags), its output in
  * {@code DIR/NAME.log}, detached with {@code setsid} so a closed terminal spares it.
  */
 public final class ClusterLauncher {
-  private static final String MAIN = "io.tidestore.cli.TidestoreMain";
   private static final Duration MON_WAIT = Duration.ofSeconds(60);
   private static final Duration OSD_WAIT = Duration.ofSeconds(120);
   private static final Duration STOP_WAIT = Duration.ofSeconds(30);
@@ -186,19 +185,7 @@ public final class ClusterLauncher {
     if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
       command.add("/usr/bin/setsid");
     }
-    command.add(
-        ProcessHandle.current()
-            .info()
-            .command()
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-    for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (!flag.startsWith("-agentlib") && !flag.startsWith("-javaagent")) {
-        command.add(flag);
-      }
-    }
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(MAIN);
+    command.addAll(SelfLauncher.command());
     command.addAll(args);
     Process process =
         new ProcessBuilder(command)

@@ -82,34 +82,27 @@ public record ClusterMap(
   ClusterMap withOsd(OsdInfo osd, int nextOsdId) {
     TreeMap<Integer, OsdInfo> changed = new TreeMap<>(osds);
     changed.put(osd.id(), osd);
-    return new ClusterMap(
-        fsid,
-        epoch + 1,
-        createdMillis,
-        defaultFailureDomain,
-        nextOsdId,
-        nextPoolId,
-        changed,
-        pools);
+    return next(nextOsdId, nextPoolId, changed, pools);
   }
 
   /** A copy at the next epoch with these OSDs replaced. */
   ClusterMap withOsds(SortedMap<Integer, OsdInfo> replaced) {
     TreeMap<Integer, OsdInfo> changed = new TreeMap<>(osds);
     changed.putAll(replaced);
-    return new ClusterMap(
-        fsid,
-        epoch + 1,
-        createdMillis,
-        defaultFailureDomain,
-        nextOsdId,
-        nextPoolId,
-        changed,
-        pools);
+    return next(nextOsdId, nextPoolId, changed, pools);
   }
 
   /** A copy at the next epoch with these pools; {@code nextPoolId} as given. */
   ClusterMap withPools(SortedMap<Integer, PoolInfo> newPools, int nextPoolId) {
+    return next(nextOsdId, nextPoolId, osds, newPools);
+  }
+
+  /** The map one epoch later of the same cluster, with these OSDs, pools and id counters. */
+  private ClusterMap next(
+      int nextOsdId,
+      int nextPoolId,
+      SortedMap<Integer, OsdInfo> newOsds,
+      SortedMap<Integer, PoolInfo> newPools) {
     return new ClusterMap(
         fsid,
         epoch + 1,
@@ -117,7 +110,7 @@ public record ClusterMap(
         defaultFailureDomain,
         nextOsdId,
         nextPoolId,
-        osds,
+        newOsds,
         newPools);
   }
 }

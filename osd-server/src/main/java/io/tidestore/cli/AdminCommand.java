@@ -107,7 +107,11 @@ final class AdminCommand {
   }
 
   /** {@code admin status}. */
-  @Command(name = "status", mixinStandardHelpOptions = true, description = "The daemon's status.")
+  @Command(
+      name = "status",
+      mixinStandardHelpOptions = true,
+      description =
+          "ONE daemon's own status (its admin HTTP /status); the cluster's is `tidestore status`.")
   static final class Status implements Callable<Integer> {
     @ParentCommand AdminCommand admin;
     @Spec CommandSpec spec;

@@ -15,6 +15,10 @@ import picocli.CommandLine.Command;
     description = "Tidestore: an object storage daemon for the JVM.",
     subcommands = {
       OsdCommand.class,
+      MonCommand.class,
+      PoolCommand.class,
+      StatusCommand.class,
+      ClusterCommand.class,
       MkfsCommand.class,
       FsckCommand.class,
       CacheSimCommand.class,

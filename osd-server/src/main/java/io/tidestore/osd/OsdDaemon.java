@@ -1,7 +1,10 @@
 package io.tidestore.osd;
 
 import io.micrometer.core.instrument.Gauge;
+import io.tidestore.cluster.client.MonAddresses;
 import io.tidestore.osd.admin.AdminHttpServer;
+import io.tidestore.osd.cluster.ClusterSettings;
+import io.tidestore.osd.cluster.OsdMembership;
 import io.tidestore.osd.image.ImageCatalog;
 import io.tidestore.osd.image.ImageHeaderWatch;
 import io.tidestore.osd.metrics.CacheMetrics;
@@ -53,6 +56,7 @@ public final class OsdDaemon implements AutoCloseable {
   public static final String READY_PREFIX = "tidestore osd ready";
 
   private final OsdSettings settings;
+  private final ClusterSettings cluster;
   private final Instant started = Instant.now();
   private final ShutdownSignal shutdownSignal = new ShutdownSignal();
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
@@ -65,16 +69,26 @@ public final class OsdDaemon implements AutoCloseable {
   private ObjectProtocolServer objects;
   private NbdServer nbd;
   private StoreAdmin storeAdmin;
+  private OsdMembership membership;
 
-  private OsdDaemon(OsdSettings settings) {
+  private OsdDaemon(OsdSettings settings, ClusterSettings cluster) {
     this.settings = settings;
+    this.cluster = cluster;
     this.budget = new MemoryBudget(settings.memoryLimitBytes());
     this.frameBudget = new InboundBudget(settings.maxInflightFrameBytes());
   }
 
-  /** Starts every part, or closes what was started and throws. */
+  /** Starts a standalone daemon: every part, or closes what was started and throws. */
   public static OsdDaemon start(OsdSettings settings) throws IOException {
-    OsdDaemon daemon = new OsdDaemon(settings);
+    return start(settings, null);
+  }
+
+  /**
+   * Starts a daemon that joins the cluster of {@code cluster}'s monitors (or a standalone one when
+   * null): in a cluster it serves no NBD (the gateway will) and registers once it listens.
+   */
+  public static OsdDaemon start(OsdSettings settings, ClusterSettings cluster) throws IOException {
+    OsdDaemon daemon = new OsdDaemon(settings, cluster);
     try {
       daemon.startParts();
       return daemon;
@@ -203,22 +217,29 @@ public final class OsdDaemon implements AutoCloseable {
             frameBudget,
             security);
     resources.push(objects);
-    nbd =
-        NbdServer.start(
-            reactors,
-            settings.listenAddress(),
-            settings.nbdPort(),
-            images,
-            NbdServer.Limits.DEFAULT,
-            OpLatencies.register(
-                metrics,
-                "tidestore_nbd_op_latency_seconds",
-                "NBD commands, request decoded to reply written, by command",
-                reactors,
-                NbdServer.commandNames()),
-            frameBudget,
-            security);
-    resources.push(nbd);
+    if (cluster == null) {
+      nbd =
+          NbdServer.start(
+              reactors,
+              settings.listenAddress(),
+              settings.nbdPort(),
+              images,
+              NbdServer.Limits.DEFAULT,
+              OpLatencies.register(
+                  metrics,
+                  "tidestore_nbd_op_latency_seconds",
+                  "NBD commands, request decoded to reply written, by command",
+                  reactors,
+                  NbdServer.commandNames()),
+              frameBudget,
+              security);
+      resources.push(nbd);
+    } else {
+      LOG.info(
+          "cluster mode: this OSD serves no NBD (a gateway will); --nbd-port "
+              + settings.nbdPort()
+              + " is ignored");
+    }
 
     // Its own address (--admin-listen, loopback by default), not --listen: metrics and admin
     // operations stay on this host unless asked for, and then need a certificate.
@@ -234,6 +255,9 @@ public final class OsdDaemon implements AutoCloseable {
     resources.push(admin);
     admin.post("/scrub", storeAdmin::startScrub);
 
+    if (cluster != null) {
+      joinCluster(metrics);
+    }
     if (settings.pidFile() != null) {
       resources.push(PidFile.write(settings.pidFile(), ProcessHandle.current().pid()));
     }
@@ -244,7 +268,7 @@ public final class OsdDaemon implements AutoCloseable {
             + " object="
             + objects.address().getPort()
             + " nbd="
-            + nbd.address().getPort()
+            + (nbd == null ? "none" : Integer.toString(nbd.address().getPort()))
             + " metrics="
             + admin.address().getPort()
             + " io_backend="
@@ -256,7 +280,29 @@ public final class OsdDaemon implements AutoCloseable {
             + ") in "
             + Duration.between(started, Instant.now()).toMillis()
             + " ms; "
-            + security.describe());
+            + security.describe()
+            + (membership == null
+                ? ""
+                : "; cluster osd." + membership.id() + " map epoch " + membership.map().epoch()));
+  }
+
+  /** Registers with the monitors under the addresses the listeners bound. */
+  private void joinCluster(OsdMetrics metrics) throws IOException {
+    try {
+      membership =
+          OsdMembership.join(
+              cluster,
+              settings.dataDir(),
+              MonAddresses.format(
+                  new InetSocketAddress(settings.listenAddress(), objects.address().getPort())),
+              MonAddresses.format(
+                  new InetSocketAddress(settings.listenAddress(), admin.address().getPort())),
+              metrics.registry());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while registering with the monitors", e);
+    }
+    resources.push(membership);
   }
 
   /** Blocks until SIGTERM/SIGINT or {@link #requestStop()}. */

@@ -10,7 +10,7 @@ import java.nio.file.StandardCopyOption;
  * The {@code --pid-file} for service managers. It is a report, not the lock: the data directory's
  * flock decides who runs, so a pid file left by kill -9 is simply overwritten.
  */
-final class PidFile implements AutoCloseable {
+public final class PidFile implements AutoCloseable {
   private final Path path;
   private final String content;
 
@@ -20,7 +20,7 @@ final class PidFile implements AutoCloseable {
   }
 
   /** Writes the pid atomically (temp file then rename), so readers never see a partial file. */
-  static PidFile write(Path path, long pid) throws IOException {
+  public static PidFile write(Path path, long pid) throws IOException {
     Path parent = path.toAbsolutePath().getParent();
     if (parent != null) {
       Files.createDirectories(parent);

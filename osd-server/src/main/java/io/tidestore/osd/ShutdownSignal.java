@@ -9,12 +9,12 @@ import sun.misc.Signal;
  * a stop into exit code 0 (the JVM's default is 128+15) after an orderly close, instead of shutdown
  * hooks racing the threads that still serve.
  */
-final class ShutdownSignal {
+public final class ShutdownSignal {
   private static final Logger LOG = Logger.getLogger(ShutdownSignal.class.getName());
 
   private final CountDownLatch latch = new CountDownLatch(1);
 
-  ShutdownSignal() {
+  public ShutdownSignal() {
     for (String name : new String[] {"TERM", "INT"}) {
       Signal.handle(
           new Signal(name),
@@ -28,11 +28,11 @@ final class ShutdownSignal {
   }
 
   /** Asks for a stop as a signal would (used by tests and the admin interface). */
-  void trigger() {
+  public void trigger() {
     latch.countDown();
   }
 
-  void await() throws InterruptedException {
+  public void await() throws InterruptedException {
     latch.await();
   }
 }

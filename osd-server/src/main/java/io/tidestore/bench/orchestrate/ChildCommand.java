@@ -1,5 +1,6 @@
 package io.tidestore.bench.orchestrate;
 
+import io.tidestore.launch.SelfLauncher;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

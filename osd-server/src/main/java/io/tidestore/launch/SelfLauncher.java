@@ -1,4 +1,4 @@
-package io.tidestore.bench.orchestrate;
+package io.tidestore.launch;
 
 import java.lang.management.ManagementFactory;
 import java.net.URISyntaxException;
@@ -13,7 +13,7 @@ import java.util.List;
  * load generator are separate processes whose CPU is sampled apart. Outside a jar (tests run from
  * classes) it uses this JVM's class path and the main class instead.
  */
-final class SelfLauncher {
+public final class SelfLauncher {
   private static final String MAIN = "io.tidestore.cli.TidestoreMain";
 
   private SelfLauncher() {}
@@ -42,7 +42,7 @@ final class SelfLauncher {
   }
 
   /** This jar, or null when running from a class directory. */
-  static Path jar() {
+  public static Path jar() {
     try {
       Path location =
           Path.of(SelfLauncher.class.getProtectionDomain().getCodeSource().getLocation().toURI());

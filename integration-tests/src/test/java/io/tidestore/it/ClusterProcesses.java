@@ -1,0 +1,171 @@
+package io.tidestore.it;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What the cluster tests share: monitors and cluster-mode OSDs as real processes of the jar, the
+ * client commands ({@code status}, {@code pool}) run as processes too, and free ports.
+ */
+final class ClusterProcesses {
+  static final Duration START = Duration.ofSeconds(60);
+  static final Duration COMMAND = Duration.ofSeconds(60);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern METRICS_PORT = Pattern.compile("metrics=(\\d+)");
+  private static final Pattern OSD_ID =
+      Pattern.compile("registered with the monitors as osd\\.(\\d+)");
+
+  private ClusterProcesses() {}
+
+  /** A free port whose neighbour (the monitor's Raft port, P+1) is free too. */
+  static int freePortPair() throws IOException {
+    for (int i = 0; i < 100; i++) {
+      int port;
+      try (ServerSocket probe = new ServerSocket(0)) {
+        port = probe.getLocalPort();
+      }
+      if (port >= 65535) {
+        continue;
+      }
+      try (ServerSocket raft = new ServerSocket(port + 1)) {
+        return port;
+      } catch (IOException e) {
+        // taken: try another pair
+      }
+    }
+    throw new IOException("no free pair of ports");
+  }
+
+  /** {@code tidestore mon} with its admin HTTP on a free port, plus {@code extra}. */
+  static OsdProcess startMon(String id, Path data, int port, String peers, String... extra)
+      throws IOException {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "mon",
+                "--id",
+                id,
+                "--data",
+                data.toString(),
+                "--listen",
+                "127.0.0.1:" + port,
+                "--metrics-port",
+                "0"));
+    if (peers != null) {
+      args.addAll(List.of("--peers", peers));
+    }
+    args.addAll(Arrays.asList(extra));
+    return OsdProcess.start(args.toArray(String[]::new));
+  }
+
+  /** Waits for the monitor's ready line; its admin HTTP port. */
+  static int awaitMonReady(OsdProcess mon) throws InterruptedException {
+    Matcher m = METRICS_PORT.matcher(mon.awaitLine("tidestore mon ready", START));
+    assertTrue(m.find(), mon.output());
+    return Integer.parseInt(m.group(1));
+  }
+
+  /** A small cluster-mode OSD of {@code monitors} on free ports, plus {@code extra}. */
+  static OsdProcess startOsd(Path data, String monitors, String... extra) throws IOException {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--mon",
+                monitors,
+                "--listen",
+                "127.0.0.1",
+                "--shards",
+                "1",
+                "--shard-size",
+                "16m",
+                "--cache-size",
+                "16m",
+                "--reactors",
+                "1",
+                "--host",
+                "it-host"));
+    args.addAll(Arrays.asList(extra));
+    return OsdProcess.startOsd(data, args.toArray(String[]::new));
+  }
+
+  /** Waits until the OSD has registered; the id the monitors gave it. */
+  static int awaitRegistered(OsdProcess osd) throws InterruptedException {
+    Matcher m = OSD_ID.matcher(osd.awaitLine("registered with the monitors as osd.", START));
+    assertTrue(m.find(), osd.output());
+    return Integer.parseInt(m.group(1));
+  }
+
+  /** A client command's exit code and its output (stdout and stderr merged). */
+  record Result(int exit, String output) {}
+
+  /** Runs {@code tidestore ARGS...} to its end. */
+  static Result run(String... args) throws IOException, InterruptedException {
+    OsdProcess command = OsdProcess.start(args);
+    int exit = command.awaitExit(COMMAND);
+    return new Result(exit, command.output());
+  }
+
+  /** {@code tidestore pool create NAME --size N --min-size M --pg-num P --mon MONITORS}. */
+  static Result poolCreate(String monitors, String name, int size, int minSize, int pgNum)
+      throws IOException, InterruptedException {
+    return run(
+        "pool",
+        "create",
+        name,
+        "--size",
+        Integer.toString(size),
+        "--min-size",
+        Integer.toString(minSize),
+        "--pg-num",
+        Integer.toString(pgNum),
+        "--mon",
+        monitors);
+  }
+
+  /** {@code tidestore status --mon MONITORS --format json}, parsed; fails on a non-zero exit. */
+  static JsonNode status(String monitors) throws IOException, InterruptedException {
+    Result r = run("status", "--mon", monitors, "--format", "json");
+    assertTrue(r.exit() == 0, "status failed: " + r.output());
+    String out = r.output();
+    return JSON.readTree(out.substring(out.indexOf('{')));
+  }
+
+  /**
+   * Asks for the status until {@code until} holds (the monitors' map moves on their own clock:
+   * grace, down-out interval) and returns it; fails with the last status at the deadline.
+   */
+  static JsonNode awaitStatus(String monitors, Duration timeout, Predicate<JsonNode> until)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    JsonNode last;
+    do {
+      last = status(monitors);
+      if (until.test(last)) {
+        return last;
+      }
+    } while (System.nanoTime() < deadline);
+    throw new AssertionError("status never matched within " + timeout + ": " + last);
+  }
+
+  /** The entry of {@code osd} in {@code osdmap.osds} of a status. */
+  static JsonNode osd(JsonNode status, int id) {
+    for (JsonNode o : status.path("osdmap").path("osds")) {
+      if (o.path("osd").asInt() == id) {
+        return o;
+      }
+    }
+    throw new AssertionError("osd." + id + " is not in " + status);
+  }
+}

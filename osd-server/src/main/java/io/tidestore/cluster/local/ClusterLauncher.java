@@ -1,0 +1,249 @@
+package io.tidestore.cluster.local;
+
+import io.tidestore.cluster.client.MonAddresses;
+import io.tidestore.cluster.client.MonClient;
+import io.tidestore.cluster.map.ClusterMap;
+import io.tidestore.cluster.wire.LinkSecurity;
+import io.tidestore.launch.SelfLauncher;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code tidestore cluster up|down}: starts monitors, waits for their quorum to create the cluster,
+ * starts OSDs, waits until the map has them all up; stops them OSDs first. Each daemon is this same
+ * program in a process of its own ({@link SelfLauncher}: the same jar and JVM flags), its output in
+ * {@code DIR/NAME.log}, detached with {@code setsid} so a closed terminal spares it.
+ */
+public final class ClusterLauncher {
+  private static final Duration MON_WAIT = Duration.ofSeconds(60);
+  private static final Duration OSD_WAIT = Duration.ofSeconds(120);
+  private static final Duration STOP_WAIT = Duration.ofSeconds(30);
+
+  private final Path dir;
+  private final PrintStream out;
+
+  public ClusterLauncher(Path dir, PrintStream out) {
+    this.dir = dir.toAbsolutePath().normalize();
+    this.out = out;
+  }
+
+  /** Starts {@code mons} monitors and {@code osds} OSDs; returns what it wrote to cluster.json. */
+  public LocalCluster up(int mons, int osds) throws IOException, InterruptedException {
+    Files.createDirectories(dir);
+    List<LocalCluster.Mon> monPorts = new ArrayList<>();
+    if (Files.exists(dir.resolve(LocalCluster.FILE))) {
+      LocalCluster before = LocalCluster.read(dir);
+      for (LocalCluster.Daemon d : before.daemons()) {
+        if (d.process().isPresent()) {
+          throw new IOException(d.name() + " (pid " + d.pid() + ") still runs: cluster down first");
+        }
+      }
+      if (before.mons().size() != mons) {
+        throw new IOException(
+            dir + " holds a cluster of " + before.mons().size() + " monitors, not " + mons);
+      }
+      monPorts.addAll(before.mons()); // the monitors' Raft group names these addresses
+    } else {
+      for (int i = 0; i < mons; i++) {
+        monPorts.add(new LocalCluster.Mon(String.valueOf((char) ('a' + i)), freePortPair()));
+      }
+    }
+    List<String> peers = new ArrayList<>();
+    List<String> addresses = new ArrayList<>();
+    for (LocalCluster.Mon m : monPorts) {
+      peers.add(m.id() + "=127.0.0.1:" + m.port());
+      addresses.add("127.0.0.1:" + m.port());
+    }
+    String monitors = String.join(",", addresses);
+    List<LocalCluster.Daemon> daemons = new ArrayList<>();
+    for (LocalCluster.Mon m : monPorts) {
+      Path data = dir.resolve("mon." + m.id());
+      daemons.add(
+          start(
+              "mon." + m.id(),
+              data,
+              List.of(
+                  "mon",
+                  "--id",
+                  m.id(),
+                  "--data",
+                  data.toString(),
+                  "--listen",
+                  "127.0.0.1:" + m.port(),
+                  "--peers",
+                  String.join(",", peers),
+                  "--metrics-port",
+                  "0",
+                  "--failure-domain",
+                  "osd")));
+    }
+    new LocalCluster(monitors, monPorts, daemons).write(dir);
+    try (MonClient client =
+        new MonClient(MonAddresses.parse(monitors), LinkSecurity.PLAINTEXT, MON_WAIT)) {
+      ClusterMap map =
+          awaitMap(client, m -> m.initialized(), MON_WAIT, "the monitors to form a quorum");
+      out.println("monitors up: " + monitors + " (cluster " + map.fsid() + ")");
+      for (int i = 0; i < osds; i++) {
+        Path data = dir.resolve("osd." + i);
+        daemons.add(
+            start(
+                "osd." + i,
+                data,
+                List.of(
+                    "osd",
+                    "--mon",
+                    monitors,
+                    "--data",
+                    data.toString(),
+                    "--listen",
+                    "127.0.0.1",
+                    "--port",
+                    "0",
+                    "--nbd-port",
+                    "0",
+                    "--metrics-port",
+                    "0",
+                    "--shards",
+                    "2",
+                    "--shard-size",
+                    "256m",
+                    "--cache-size",
+                    "256m",
+                    "--reactors",
+                    "1",
+                    "--cpu-policy",
+                    "none")));
+        new LocalCluster(monitors, monPorts, daemons).write(dir);
+      }
+      map = awaitMap(client, m -> m.numUp() >= osds, OSD_WAIT, osds + " OSDs to be up");
+      LocalCluster cluster = new LocalCluster(monitors, monPorts, daemons);
+      cluster.write(dir);
+      report(cluster, map);
+      return cluster;
+    }
+  }
+
+  private void report(LocalCluster cluster, ClusterMap map) {
+    out.println("cluster up in " + dir + " (map epoch " + map.epoch() + "):");
+    for (LocalCluster.Daemon d : cluster.daemons()) {
+      out.println("  " + d.name() + "  pid " + d.pid() + "  log " + d.log());
+    }
+    map.osds()
+        .values()
+        .forEach(
+            o ->
+                out.println(
+                    "  osd."
+                        + o.id()
+                        + "  object "
+                        + o.address()
+                        + "  metrics http://"
+                        + o.adminAddress()
+                        + "/metrics"));
+    out.println("reach it with:");
+    out.println("  export TIDESTORE_MON=" + cluster.monitors());
+    out.println("  tidestore status            (or: tidestore status --dir " + dir + ")");
+    out.println("  tidestore pool ls");
+    out.println("  tidestore cluster down --dir " + dir);
+  }
+
+  /** Stops every daemon of cluster.json: OSDs first, then monitors; SIGKILL after 30 s. */
+  public void down() throws IOException, InterruptedException {
+    LocalCluster cluster = LocalCluster.read(dir);
+    List<LocalCluster.Daemon> order = new ArrayList<>();
+    cluster.daemons().stream().filter(d -> d.name().startsWith("osd.")).forEach(order::add);
+    cluster.daemons().stream().filter(d -> !d.name().startsWith("osd.")).forEach(order::add);
+    for (LocalCluster.Daemon d : order) {
+      var process = d.process();
+      if (process.isEmpty()) {
+        out.println(d.name() + " was not running");
+        continue;
+      }
+      process.get().destroy();
+      try {
+        process.get().onExit().get(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        out.println(d.name() + " stopped");
+      } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+        process.get().destroyForcibly();
+        out.println(d.name() + " did not stop within " + STOP_WAIT.toSeconds() + " s: killed");
+      }
+    }
+  }
+
+  private LocalCluster.Daemon start(String name, Path data, List<String> args) throws IOException {
+    Path log = dir.resolve(name + ".log");
+    List<String> command = new ArrayList<>();
+    if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
+      command.add("/usr/bin/setsid");
+    }
+    command.addAll(SelfLauncher.command());
+    command.addAll(args);
+    Process process =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            .start();
+    out.println("started " + name + " (pid " + process.pid() + ", log " + log + ")");
+    return new LocalCluster.Daemon(name, process.pid(), data, log);
+  }
+
+  private static ClusterMap awaitMap(
+      MonClient client, java.util.function.Predicate<ClusterMap> done, Duration wait, String what)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + wait.toNanos();
+    IOException last = null;
+    while (System.nanoTime() < deadline) {
+      try {
+        ClusterMap map = client.fetchMap();
+        if (done.test(map)) {
+          return map;
+        }
+      } catch (IOException e) {
+        last = e;
+      }
+      // Daemons take seconds to start; asking twice a second costs nothing.
+      TimeUnit.MILLISECONDS.sleep(500);
+    }
+    throw new IOException(
+        "gave up waiting for "
+            + what
+            + " after "
+            + wait.toSeconds()
+            + " s"
+            + (last == null ? "" : ": " + last.getMessage())
+            + "; see the logs in the cluster dir");
+  }
+
+  /** A free port P whose P+1 is free too (the monitor's Raft port). */
+  private static int freePortPair() throws IOException {
+    InetAddress loopback = InetAddress.getLoopbackAddress();
+    for (int attempt = 0; attempt < 100; attempt++) {
+      int port;
+      try (ServerSocket probe = new ServerSocket(0, 1, loopback)) {
+        port = probe.getLocalPort();
+      }
+      if (port >= 65535) {
+        continue;
+      }
+      try (ServerSocket a = new ServerSocket();
+          ServerSocket b = new ServerSocket()) {
+        a.bind(new InetSocketAddress(loopback, port));
+        b.bind(new InetSocketAddress(loopback, port + 1));
+        return port;
+      } catch (IOException e) {
+        // Taken meanwhile: try another.
+      }
+    }
+    throw new IOException("found no two free consecutive loopback ports");
+  }
+}

@@ -1,0 +1,198 @@
+package io.tidestore.mon;
+
+import io.tidestore.cluster.map.ClusterMap;
+import io.tidestore.cluster.map.CommandCodec;
+import io.tidestore.cluster.map.MapChanges;
+import io.tidestore.cluster.map.MapCodec;
+import io.tidestore.cluster.map.MapCommand;
+import io.tidestore.cluster.map.MapFormatException;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.logging.Logger;
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.raftlog.RaftLog;
+import org.apache.ratis.server.storage.FileInfo;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.StateMachineStorage;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
+import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.util.MD5FileUtil;
+
+/**
+ * The cluster map as a Ratis state machine, after Ratis' own examples: each committed log entry is
+ * a {@link MapCommand} that {@link MapChanges#apply} turns into the next map; a query returns the
+ * encoded map; a snapshot is the encoded map in one file (with Ratis' MD5 beside it), after which
+ * Ratis purges the log up to it. Ratis calls {@link #applyTransaction} from one thread, in log
+ * order; readers see an immutable map through a volatile field.
+ */
+final class MapStateMachine extends BaseStateMachine {
+  private static final Logger LOG = Logger.getLogger(MapStateMachine.class.getName());
+
+  private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+  private final Consumer<ClusterMap> onChange;
+  private final Object applyLock = new Object();
+  private volatile ClusterMap map = ClusterMap.EMPTY;
+
+  /**
+   * @param onChange called after every change of the map, on Ratis' apply thread: it must not block
+   *     (publishing to subscribers is handed off)
+   */
+  MapStateMachine(Consumer<ClusterMap> onChange) {
+    this.onChange = onChange;
+  }
+
+  /** The map as this monitor has applied it. */
+  ClusterMap map() {
+    return map;
+  }
+
+  @Override
+  public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage)
+      throws IOException {
+    super.initialize(server, groupId, raftStorage);
+    storage.init(raftStorage);
+    load(storage.loadLatestSnapshot());
+  }
+
+  @Override
+  public void reinitialize() throws IOException {
+    // A snapshot was installed from the leader (this monitor was too far behind for the log).
+    load(storage.loadLatestSnapshot());
+  }
+
+  @Override
+  public StateMachineStorage getStateMachineStorage() {
+    return storage;
+  }
+
+  private void load(SingleFileSnapshotInfo snapshot) throws IOException {
+    if (snapshot == null) {
+      return;
+    }
+    Path file = snapshot.getFile().getPath();
+    if (!Files.exists(file)) {
+      LOG.warning("snapshot " + file + " is missing; replaying the log from its start");
+      return;
+    }
+    if (snapshot.getFile().getFileDigest() != null) {
+      MD5FileUtil.verifySavedMD5(file.toFile(), snapshot.getFile().getFileDigest());
+    }
+    TermIndex last = SimpleStateMachineStorage.getTermIndexFromSnapshotFile(file.toFile());
+    ClusterMap loaded = MapCodec.decode(Files.readAllBytes(file));
+    synchronized (applyLock) {
+      map = loaded;
+      setLastAppliedTermIndex(last);
+    }
+    LOG.info("map epoch " + loaded.epoch() + " loaded from snapshot " + file.getFileName());
+    onChange.accept(loaded);
+  }
+
+  @Override
+  public long takeSnapshot() throws IOException {
+    ClusterMap current;
+    TermIndex last;
+    synchronized (applyLock) {
+      current = map;
+      last = getLastAppliedTermIndex();
+    }
+    if (last == null || last.getIndex() == RaftLog.INVALID_LOG_INDEX) {
+      return RaftLog.INVALID_LOG_INDEX;
+    }
+    File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
+    Path temp = file.toPath().resolveSibling(file.getName() + ".tmp");
+    Files.write(temp, MapCodec.encode(current));
+    Files.move(temp, file.toPath(), StandardCopyOption.ATOMIC_MOVE);
+    var md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
+    storage.updateLatestSnapshot(
+        new SingleFileSnapshotInfo(new FileInfo(file.toPath(), md5), last));
+    LOG.fine("snapshot of map epoch " + current.epoch() + " at log index " + last.getIndex());
+    return last.getIndex();
+  }
+
+  /**
+   * Waits (at most {@code timeout}) until this monitor has applied the entry at {@code index}: a
+   * proposal's reply comes from the leader, and this monitor may apply it a moment later.
+   */
+  void awaitApplied(long index, java.time.Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (applyLock) {
+      while (appliedIndex() < index) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return;
+        }
+        applyLock.wait(Math.max(1, left / 1_000_000));
+      }
+    }
+  }
+
+  private long appliedIndex() {
+    TermIndex last = getLastAppliedTermIndex();
+    return last == null ? RaftLog.INVALID_LOG_INDEX : last.getIndex();
+  }
+
+  @Override
+  public void notifyTermIndexUpdated(long term, long index) {
+    // Configuration and no-op entries advance the applied index too; wake waiters for them.
+    super.notifyTermIndexUpdated(term, index);
+    synchronized (applyLock) {
+      applyLock.notifyAll();
+    }
+  }
+
+  @Override
+  public CompletableFuture<Message> query(Message request) {
+    return CompletableFuture.completedFuture(
+        Message.valueOf(ByteString.copyFrom(MapCodec.encode(map))));
+  }
+
+  @Override
+  public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+    LogEntryProto entry = trx.getLogEntry();
+    byte[] data = entry.getStateMachineLogEntry().getLogData().toByteArray();
+    MapChanges.Outcome outcome;
+    ClusterMap before;
+    synchronized (applyLock) {
+      before = map;
+      try {
+        outcome = MapChanges.apply(before, CommandCodec.decode(data));
+      } catch (MapFormatException e) {
+        // Never proposed by a monitor of this version (they encode what they validated); refuse
+        // it the same way on every monitor so their maps stay equal.
+        outcome = new MapChanges.Outcome(before, "unreadable command: " + e.getMessage(), -1);
+      }
+      map = outcome.map();
+      updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
+      applyLock.notifyAll();
+    }
+    if (outcome.map() != before) {
+      onChange.accept(outcome.map());
+    }
+    return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(reply(outcome))));
+  }
+
+  /** The reply a proposer decodes with {@link Proposer}: error (or ""), osd id, epoch. */
+  private static byte[] reply(MapChanges.Outcome outcome) {
+    var bytes = new java.io.ByteArrayOutputStream();
+    try (var out = new java.io.DataOutputStream(bytes)) {
+      out.writeUTF(outcome.error() == null ? "" : outcome.error());
+      out.writeInt(outcome.osdId());
+      out.writeLong(outcome.map().epoch());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+}

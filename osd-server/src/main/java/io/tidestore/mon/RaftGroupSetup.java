@@ -1,0 +1,110 @@
+package io.tidestore.mon;
+
+import io.tidestore.cluster.wire.MonMessages;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.Parameters;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.netty.NettyConfigKeys;
+import org.apache.ratis.netty.NettyFactory;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.rpc.SupportedRpcType;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
+
+/**
+ * The Ratis configuration of the monitors: one fixed group of the {@code --peers}, Netty between
+ * them on each monitor's port + 1, election timeouts that tolerate a busy 2-core machine, and
+ * snapshots every {@code snapshotThreshold} entries with the log purged up to them.
+ */
+final class RaftGroupSetup {
+  /** Every Tidestore monitor group has this id: one group per set of monitors. */
+  static final RaftGroupId GROUP_ID =
+      RaftGroupId.valueOf(UUID.nameUUIDFromBytes("tidestore-mon".getBytes(StandardCharsets.UTF_8)));
+
+  private RaftGroupSetup() {}
+
+  static RaftGroup group(List<MonMessages.Peer> peers) {
+    List<RaftPeer> raftPeers = new ArrayList<>();
+    for (MonMessages.Peer peer : peers) {
+      raftPeers.add(
+          RaftPeer.newBuilder().setId(peer.id()).setAddress(raftAddress(peer.address())).build());
+    }
+    return RaftGroup.valueOf(GROUP_ID, raftPeers);
+  }
+
+  /** host:port of the monitor protocol to host:(port+1) of Raft. */
+  static String raftAddress(String monAddress) {
+    int colon = monAddress.lastIndexOf(':');
+    int port = Integer.parseInt(monAddress.substring(colon + 1));
+    return monAddress.substring(0, colon + 1) + (port + MonSettings.RAFT_PORT_OFFSET);
+  }
+
+  static RaftProperties properties(MonSettings settings) {
+    RaftProperties properties = new RaftProperties();
+    RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.NETTY);
+    NettyConfigKeys.Server.setHost(properties, settings.listen().getHostString());
+    NettyConfigKeys.Server.setPort(
+        properties, settings.listen().getPort() + MonSettings.RAFT_PORT_OFFSET);
+    RaftServerConfigKeys.setStorageDir(
+        properties, List.of(new File(settings.dataDir().resolve("ratis").toString())));
+    // Ratis' 150-300 ms elections misfire when a GC pause or two busy cores delay a heartbeat.
+    RaftServerConfigKeys.Rpc.setTimeoutMin(
+        properties, TimeDuration.valueOf(1000, TimeUnit.MILLISECONDS));
+    RaftServerConfigKeys.Rpc.setTimeoutMax(
+        properties, TimeDuration.valueOf(2000, TimeUnit.MILLISECONDS));
+    RaftServerConfigKeys.Rpc.setRequestTimeout(
+        properties, TimeDuration.valueOf(3000, TimeUnit.MILLISECONDS));
+    RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
+    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, settings.snapshotThreshold());
+    RaftServerConfigKeys.Snapshot.setRetentionFileNum(properties, 2);
+    RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
+    RaftServerConfigKeys.Log.setPurgeGap(properties, 1);
+    // Small segments, so that purging after a snapshot frees them (a map change is ~100 bytes).
+    RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf("1MB"));
+    RaftServerConfigKeys.Log.setPreallocatedSize(properties, SizeInBytes.valueOf("64KB"));
+    return properties;
+  }
+
+  static RaftServer server(MonSettings settings, MapStateMachine stateMachine) throws IOException {
+    return RaftServer.newBuilder()
+        .setServerId(RaftPeerId.valueOf(settings.id()))
+        .setGroup(group(settings.peers()))
+        .setStateMachine(stateMachine)
+        .setProperties(properties(settings))
+        // RECOVER formats a missing storage directory and reuses an existing one.
+        .setOption(RaftStorage.StartupOption.RECOVER)
+        .build();
+  }
+
+  /** The client a monitor proposes through; it finds the leader and follows elections itself. */
+  static RaftClient client(MonSettings settings) {
+    RaftProperties properties = new RaftProperties();
+    RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.NETTY);
+    return RaftClient.newBuilder()
+        .setProperties(properties)
+        .setRaftGroup(group(settings.peers()))
+        .setLeaderId(null)
+        .setClientRpc(
+            new NettyFactory(new Parameters()).newRaftClientRpc(ClientId.randomId(), properties))
+        .setRetryPolicy(
+            RetryPolicies.retryUpToMaximumCountWithFixedSleep(
+                100, TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)))
+        .build();
+  }
+}

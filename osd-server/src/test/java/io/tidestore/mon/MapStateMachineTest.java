@@ -1,0 +1,123 @@
+package io.tidestore.mon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tidestore.cluster.map.ClusterMap;
+import io.tidestore.cluster.map.FailureDomain;
+import io.tidestore.cluster.map.MapCommand;
+import io.tidestore.cluster.wire.MonMessages;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import org.apache.ratis.server.RaftServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The state machine inside a real one-monitor Ratis group: commands apply in order and reach
+ * listeners, a snapshot is taken every few entries, and a restarted monitor rebuilds the same map
+ * from the snapshot and the log after it.
+ */
+class MapStateMachineTest {
+  @TempDir Path dir;
+
+  private MonSettings settings(int port) {
+    return new MonSettings(
+        "a",
+        dir,
+        new InetSocketAddress("127.0.0.1", port),
+        List.of(new MonMessages.Peer("a", "127.0.0.1:" + port)),
+        Duration.ofSeconds(6),
+        Duration.ofMinutes(10),
+        FailureDomain.HOST,
+        0,
+        null,
+        3);
+  }
+
+  /** A free port whose Raft port (+1) is free too. */
+  private static int freePort() throws Exception {
+    for (int i = 0; i < 50; i++) {
+      int port;
+      try (ServerSocket probe = new ServerSocket(0)) {
+        port = probe.getLocalPort();
+      }
+      try (ServerSocket raft = new ServerSocket(port + 1)) {
+        return port;
+      } catch (java.io.IOException e) {
+        // taken: try another
+      }
+    }
+    throw new AssertionError("no free port pair");
+  }
+
+  private record Running(RaftServer server, MapStateMachine machine, Proposer proposer)
+      implements AutoCloseable {
+    @Override
+    public void close() throws java.io.IOException {
+      proposer.close();
+      server.close();
+    }
+  }
+
+  private Running start(MonSettings settings, List<ClusterMap> seen) throws Exception {
+    MapStateMachine machine = new MapStateMachine(seen::add);
+    RaftServer server = RaftGroupSetup.server(settings, machine);
+    server.start();
+    Proposer proposer =
+        new Proposer(RaftGroupSetup.client(settings), Duration.ofSeconds(20), machine);
+    return new Running(server, machine, proposer);
+  }
+
+  @Test
+  void appliesInOrderSnapshotsAndRestoresAfterARestart() throws Exception {
+    MonSettings settings = settings(freePort());
+    List<ClusterMap> seen = new CopyOnWriteArrayList<>();
+    ClusterMap before;
+    try (Running mon = start(settings, seen)) {
+      Proposer.Result init =
+          mon.proposer().propose(new MapCommand.Init(UUID.randomUUID(), 1, FailureDomain.HOST));
+      assertNull(init.error());
+      assertEquals(1, init.epoch());
+      for (int i = 0; i < 8; i++) {
+        Proposer.Result r =
+            mon.proposer().propose(new MapCommand.PoolCreate("p" + i, 3, 2, 8, null));
+        assertNull(r.error());
+        assertEquals(2 + i, r.epoch(), "one epoch per change");
+      }
+      Proposer.Result refused =
+          mon.proposer().propose(new MapCommand.PoolCreate("p0", 3, 2, 8, null));
+      assertNotNull(refused.error());
+      assertEquals(9, refused.epoch(), "a refused command makes no epoch");
+      before = mon.machine().map();
+      assertEquals(9, before.epoch());
+      assertEquals(before, mon.proposer().readMap(), "the leader's read is the applied map");
+      assertEquals(9, seen.size(), "every change reached the listener once");
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      assertTrue(
+          files.anyMatch(p -> p.getFileName().toString().startsWith("snapshot.")),
+          "a snapshot every 3 entries");
+    }
+    List<ClusterMap> afterRestart = new CopyOnWriteArrayList<>();
+    try (Running mon = start(settings, afterRestart)) {
+      // The snapshot loads before the server serves; the log after it replays on election.
+      Proposer.Result r = mon.proposer().propose(new MapCommand.PoolRemove("p3"));
+      assertNull(r.error());
+      ClusterMap after = mon.machine().map();
+      assertEquals(before.epoch() + 1, after.epoch());
+      assertEquals(before.fsid(), after.fsid());
+      assertEquals(before.pools().size() - 1, after.pools().size());
+      assertTrue(after.pool("p7").isPresent());
+    }
+  }
+}

@@ -1,7 +1,6 @@
 package io.tidestore.cli;
 
 import io.tidestore.bench.job.ByteSize;
-import io.tidestore.cluster.client.MonAddresses;
 import io.tidestore.osd.EngineSettings;
 import io.tidestore.osd.EngineSettings.EngineKind;
 import io.tidestore.osd.OsdDaemon;
@@ -47,6 +46,7 @@ final class OsdCommand implements Callable<Integer> {
 
   @Mixin TlsOptions tlsOptions = new TlsOptions();
   @Mixin ScrubOptions scrubOptions = new ScrubOptions();
+  @Mixin ClusterJoinOptions clusterOptions = new ClusterJoinOptions();
 
   @Option(
       names = "--conf",
@@ -252,36 +252,6 @@ final class OsdCommand implements Callable<Integer> {
   String shardSize = "1g";
 
   @Option(
-      names = "--mon",
-      paramLabel = "H:P[,H:P...]",
-      description =
-          "Join the cluster of these monitors: register (the id is allocated once and kept in the"
-              + " data directory), heartbeat them and follow the map; serve no NBD (--nbd-port is"
-              + " ignored). Without it the daemon is standalone, as always.")
-  String mon;
-
-  @Option(
-      names = "--id",
-      paramLabel = "N",
-      description =
-          "With --mon: this OSD's id, e.g. to bring a wiped OSD back under its old id. Default:"
-              + " the id in the data directory, else one the monitors allocate.")
-  int id = -1;
-
-  @Option(
-      names = "--host",
-      paramLabel = "NAME",
-      description =
-          "With --mon: the host label (failure domain 'host'). Default: this machine's hostname.")
-  String host;
-
-  @Option(
-      names = "--weight",
-      paramLabel = "W",
-      description = "With --mon: this OSD's share of the data relative to others. Default: 1.0.")
-  double weight = 1.0;
-
-  @Option(
       names = "--pid-file",
       paramLabel = "FILE",
       description = "Write the daemon's pid here once it is ready; removed on a clean stop.")
@@ -297,7 +267,7 @@ final class OsdCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     OsdSettings settings = settings();
-    ClusterSettings cluster = clusterSettings();
+    ClusterSettings cluster = clusterOptions.settings(spec);
     try (OsdDaemon daemon = OsdDaemon.start(settings, cluster)) {
       if (exitWithParent) {
         // A parent killed by SIGKILL runs no cleanup of its own; without this its daemon would
@@ -462,35 +432,6 @@ final class OsdCommand implements Callable<Integer> {
         cleaner,
         device == null ? null : device.toAbsolutePath(),
         scrub);
-  }
-
-  /** Null for a standalone daemon (no --mon). */
-  private ClusterSettings clusterSettings() {
-    if (mon == null) {
-      if (id != -1 || host != null) {
-        throw new ParameterException(spec.commandLine(), "--id and --host need --mon");
-      }
-      return null;
-    }
-    if (id < -1 || id >= 1_000_000) {
-      throw new ParameterException(
-          spec.commandLine(), "Invalid value for option '--id': " + id + " (0-999999)");
-    }
-    if (!(weight >= 0) || weight > 1e6) {
-      throw new ParameterException(
-          spec.commandLine(), "Invalid value for option '--weight': " + weight + " (0 to 1e6)");
-    }
-    try {
-      return new ClusterSettings(
-          MonAddresses.parse(mon),
-          id,
-          host != null ? host : HostName.local(),
-          weight,
-          ClusterSettings.DEFAULT_HEARTBEAT_INTERVAL);
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(
-          spec.commandLine(), "Invalid value for option '--mon': " + e.getMessage());
-    }
   }
 
   private long bytes(String option, String value) {

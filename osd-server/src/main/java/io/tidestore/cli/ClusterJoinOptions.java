@@ -1,0 +1,69 @@
+package io.tidestore.cli;
+
+import io.tidestore.cluster.client.MonAddresses;
+import io.tidestore.osd.cluster.ClusterSettings;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** The flags that make {@code tidestore osd} join a cluster (docs/cluster.md). */
+final class ClusterJoinOptions {
+  @Option(
+      names = "--mon",
+      paramLabel = "H:P[,H:P...]",
+      description =
+          "Join the cluster of these monitors: register (the id is allocated once and kept in the"
+              + " data directory), heartbeat them and follow the map; serve no NBD (--nbd-port is"
+              + " ignored). Without it the daemon is standalone, as always.")
+  String mon;
+
+  @Option(
+      names = "--id",
+      paramLabel = "N",
+      description =
+          "With --mon: this OSD's id, e.g. to bring a wiped OSD back under its old id. Default:"
+              + " the id in the data directory, else one the monitors allocate.")
+  int id = -1;
+
+  @Option(
+      names = "--host",
+      paramLabel = "NAME",
+      description =
+          "With --mon: the host label (failure domain 'host'). Default: this machine's hostname.")
+  String host;
+
+  @Option(
+      names = "--weight",
+      paramLabel = "W",
+      description = "With --mon: this OSD's share of the data relative to others. Default: 1.0.")
+  double weight = 1.0;
+
+  /** Null for a standalone daemon (no --mon). */
+  ClusterSettings settings(CommandSpec spec) {
+    if (mon == null) {
+      if (id != -1 || host != null) {
+        throw new ParameterException(spec.commandLine(), "--id and --host need --mon");
+      }
+      return null;
+    }
+    if (id < -1 || id >= 1_000_000) {
+      throw new ParameterException(
+          spec.commandLine(), "Invalid value for option '--id': " + id + " (0-999999)");
+    }
+    if (!(weight >= 0) || weight > 1e6) {
+      throw new ParameterException(
+          spec.commandLine(), "Invalid value for option '--weight': " + weight + " (0 to 1e6)");
+    }
+    try {
+      return new ClusterSettings(
+          MonAddresses.parse(mon),
+          id,
+          host != null ? host : HostName.local(),
+          weight,
+          ClusterSettings.DEFAULT_HEARTBEAT_INTERVAL);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(
+          spec.commandLine(), "Invalid value for option '--mon': " + e.getMessage());
+    }
+  }
+}

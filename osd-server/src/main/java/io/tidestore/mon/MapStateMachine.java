@@ -28,6 +28,7 @@ import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.util.LifeCycle;
 import org.apache.ratis.util.MD5FileUtil;
 
 /**
@@ -62,14 +63,37 @@ final class MapStateMachine extends BaseStateMachine {
   public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage)
       throws IOException {
     super.initialize(server, groupId, raftStorage);
-    storage.init(raftStorage);
-    load(storage.loadLatestSnapshot());
+    // RUNNING, so that pause() (before a snapshot from the leader is installed) can reach PAUSED,
+    // which Ratis asserts before it calls reinitialize().
+    getLifeCycle()
+        .startAndTransition(
+            () -> {
+              storage.init(raftStorage);
+              load(storage.loadLatestSnapshot());
+            },
+            IOException.class);
+  }
+
+  /**
+   * Ratis stops applying before it installs a snapshot the leader sent (this monitor was too far
+   * behind for the log); {@link #reinitialize} resumes.
+   */
+  @Override
+  public void pause() {
+    if (getLifeCycleState() == LifeCycle.State.RUNNING) {
+      getLifeCycle().transition(LifeCycle.State.PAUSING);
+      getLifeCycle().transition(LifeCycle.State.PAUSED);
+    }
   }
 
   @Override
   public void reinitialize() throws IOException {
-    // A snapshot was installed from the leader (this monitor was too far behind for the log).
+    // The installed snapshot replaces the map; applying resumes after its last index.
     load(storage.loadLatestSnapshot());
+    if (getLifeCycleState() == LifeCycle.State.PAUSED) {
+      getLifeCycle().transition(LifeCycle.State.STARTING);
+      getLifeCycle().transition(LifeCycle.State.RUNNING);
+    }
   }
 
   @Override

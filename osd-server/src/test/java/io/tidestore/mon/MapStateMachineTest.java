@@ -19,6 +19,7 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.util.LifeCycle;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -118,6 +119,16 @@ class MapStateMachineTest {
       assertEquals(before.fsid(), after.fsid());
       assertEquals(before.pools().size() - 1, after.pools().size());
       assertTrue(after.pool("p7").isPresent());
+
+      // What Ratis does around installing a snapshot the leader sent to a monitor too far behind
+      // for the log: it asserts PAUSED after pause(), then calls reinitialize(), which must load
+      // the (installed) latest snapshot and resume. (A machine that never reached PAUSED made the
+      // restarted monitor of ClusterThreeMonIT close its Raft division and never catch up.)
+      mon.machine().pause();
+      assertEquals(LifeCycle.State.PAUSED, mon.machine().getLifeCycleState());
+      mon.machine().reinitialize();
+      assertEquals(LifeCycle.State.RUNNING, mon.machine().getLifeCycleState());
+      assertTrue(mon.machine().map().epoch() >= before.epoch(), "the snapshot's map is loaded");
     }
   }
 }

@@ -10,8 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -56,32 +54,24 @@ class DeviceStoreIT {
       Path data = scratch.resolve("data");
       String nbd;
       try (OsdProcess osd = OsdProcess.start(osd(data, loop.path()))) {
-        String ready = osd.awaitLine("tidestore osd ready", STOP);
+        OsdProcess.Ports ports = osd.awaitPorts();
         assertTrue(
             osd.output().contains("created an object store on " + loop.path()), osd.output());
-        Matcher obj = Pattern.compile("object=(\\d+)").matcher(ready);
-        Matcher n = Pattern.compile("nbd=(\\d+)").matcher(ready);
-        assertTrue(obj.find() && n.find(), ready);
-        try (OsdProcess create =
-            OsdProcess.start(
-                "image", "--osd", "127.0.0.1:" + obj.group(1), "create", "d", "--size", "64M")) {
-          assertEquals(0, create.awaitExit(STOP), create.output());
-        }
-        nbd = "nbd://127.0.0.1:" + n.group(1) + "/d";
+        OsdProcess.run(
+            "image", "--osd", "127.0.0.1:" + ports.object(), "create", "d", "--size", "64M");
+        nbd = "nbd://127.0.0.1:" + ports.nbd() + "/d";
         run("qemu-io", "-f", "raw", nbd, "-c", "write -P 0x6b 4M 5M", "-c", "write -P 7 63M 1M");
         osd.kill9();
       }
       try (OsdProcess osd = OsdProcess.start(osd(data, loop.path()))) {
-        String ready = osd.awaitLine("tidestore osd ready", STOP);
+        OsdProcess.Ports ports = osd.awaitPorts();
         assertFalse(osd.output().contains("created an object store"), "formatted again");
-        Matcher n = Pattern.compile("nbd=(\\d+)").matcher(ready);
-        assertTrue(n.find(), ready);
         String out =
             run(
                 "qemu-io",
                 "-f",
                 "raw",
-                "nbd://127.0.0.1:" + n.group(1) + "/d",
+                "nbd://127.0.0.1:" + ports.nbd() + "/d",
                 "-c",
                 "read -P 0x6b 4M 5M",
                 "-c",

@@ -11,12 +11,12 @@ import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.api.StoreConfig;
-import io.tidestore.store.api.StoreException;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.io.TestFiles;
 import io.tidestore.store.io.backend.IoQueues;
 import io.tidestore.store.testing.LoopDevice;
+import io.tidestore.store.testing.StoreCalls;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -28,7 +28,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -54,31 +53,6 @@ class DeviceStoreTest {
       loop.close();
     }
     TestFiles.deleteRecursively(scratch);
-  }
-
-  private static <T> T call(ShardStore s, IoQueue q, Consumer<StoreCompletion<T>> op)
-      throws IOException {
-    Object[] out = new Object[1];
-    StoreException[] err = new StoreException[1];
-    boolean[] done = {false};
-    op.accept(
-        (v, e) -> {
-          out[0] = v;
-          err[0] = e;
-          done[0] = true;
-        });
-    long deadline = System.nanoTime() + 20_000_000_000L;
-    while (!done[0]) {
-      assertTrue(System.nanoTime() < deadline, "no completion in 20 s");
-      s.endOfPass();
-      q.await(10_000_000L);
-    }
-    if (err[0] != null) {
-      throw err[0];
-    }
-    @SuppressWarnings("unchecked") // the completion's type parameter
-    T v = (T) out[0];
-    return v;
   }
 
   private static List<ShardStore> mountAll(LogStore store, IoQueue q) throws IOException {
@@ -114,7 +88,8 @@ class DeviceStoreTest {
           data[i] = new byte[4096 * (1 + r.nextInt(64)) + r.nextInt(4096)];
           r.nextBytes(data[i]);
           byte[] d = data[i];
-          call(s, q, (StoreCompletion<Void> c) -> s.write(k, 0, MemorySegment.ofArray(d), c));
+          StoreCalls.call(
+              s, q, (StoreCompletion<Void> c) -> s.write(k, 0, MemorySegment.ofArray(d), c));
         }
         shards.forEach(ShardStore::close);
       }
@@ -127,7 +102,7 @@ class DeviceStoreTest {
         ObjectKey k = new ObjectKey(1, "o" + i);
         ShardStore s = shards.get(store.shardOf(k));
         MemorySegment into = arena.allocate(data[i].length);
-        int n = call(s, q, (StoreCompletion<Integer> c) -> s.read(k, 0, into, c));
+        int n = StoreCalls.call(s, q, (StoreCompletion<Integer> c) -> s.read(k, 0, into, c));
         assertArrayEquals(data[i], into.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE), k.name());
       }
       shards.forEach(ShardStore::close);
@@ -161,7 +136,8 @@ class DeviceStoreTest {
         IoQueue q = IoQueues.create(IoQueueConfig.defaults())) {
       List<ShardStore> shards = mountAll(store, q);
       for (ShardStore s : shards) {
-        ListPage page = call(s, q, (StoreCompletion<ListPage> c) -> s.list(1, "", null, 100, c));
+        ListPage page =
+            StoreCalls.call(s, q, (StoreCompletion<ListPage> c) -> s.list(1, "", null, 100, c));
         assertEquals(List.of(), page.keys(), "a fresh store replayed an old store's records");
         assertEquals(0, s.stats().liveBlocks());
       }

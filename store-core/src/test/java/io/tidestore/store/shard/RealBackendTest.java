@@ -16,6 +16,7 @@ import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.io.TestFiles;
 import io.tidestore.store.io.backend.IoQueues;
+import io.tidestore.store.testing.StoreCalls;
 import io.tidestore.store.testing.StoreHarness;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -108,28 +109,6 @@ class RealBackendTest {
 
   static <T> T call(ShardStore s, IoQueue q, java.util.function.Consumer<StoreCompletion<T>> op)
       throws IOException {
-    Object[] out = new Object[1];
-    StoreException[] err = new StoreException[1];
-    boolean[] done = new boolean[1];
-    op.accept(
-        (v, e) -> {
-          out[0] = v;
-          err[0] = e;
-          done[0] = true;
-        });
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (!done[0]) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("no completion within 10 s");
-      }
-      s.endOfPass();
-      q.await(10_000_000L);
-    }
-    if (err[0] != null) {
-      throw err[0];
-    }
-    @SuppressWarnings("unchecked") // the completion's type parameter
-    T v = (T) out[0];
-    return v;
+    return StoreCalls.call(s, q, op);
   }
 }

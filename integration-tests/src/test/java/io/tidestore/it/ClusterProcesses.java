@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tidestore.cluster.local.MonPortPair;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,21 +31,7 @@ final class ClusterProcesses {
 
   /** A free port whose neighbour (the monitor's Raft port, P+1) is free too. */
   static int freePortPair() throws IOException {
-    for (int i = 0; i < 100; i++) {
-      int port;
-      try (ServerSocket probe = new ServerSocket(0)) {
-        port = probe.getLocalPort();
-      }
-      if (port >= 65535) {
-        continue;
-      }
-      try (ServerSocket raft = new ServerSocket(port + 1)) {
-        return port;
-      } catch (IOException e) {
-        // taken: try another pair
-      }
-    }
-    throw new IOException("no free pair of ports");
+    return MonPortPair.pick();
   }
 
   /** {@code tidestore mon} with its admin HTTP on a free port, plus {@code extra}. */

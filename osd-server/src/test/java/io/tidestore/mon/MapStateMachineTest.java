@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tidestore.cluster.local.MonPortPair;
 import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.FailureDomain;
 import io.tidestore.cluster.map.MapCommand;
 import io.tidestore.cluster.wire.MonMessages;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,18 +47,7 @@ class MapStateMachineTest {
 
   /** A free port whose Raft port (+1) is free too. */
   private static int freePort() throws Exception {
-    for (int i = 0; i < 50; i++) {
-      int port;
-      try (ServerSocket probe = new ServerSocket(0)) {
-        port = probe.getLocalPort();
-      }
-      try (ServerSocket raft = new ServerSocket(port + 1)) {
-        return port;
-      } catch (java.io.IOException e) {
-        // taken: try another
-      }
-    }
-    throw new AssertionError("no free port pair");
+    return MonPortPair.pick();
   }
 
   private record Running(RaftServer server, MapStateMachine machine, Proposer proposer)

@@ -7,9 +7,6 @@ import io.tidestore.cluster.wire.LinkSecurity;
 import io.tidestore.launch.SelfLauncher;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,7 +51,7 @@ public final class ClusterLauncher {
       monPorts.addAll(before.mons()); // the monitors' Raft group names these addresses
     } else {
       for (int i = 0; i < mons; i++) {
-        monPorts.add(new LocalCluster.Mon(String.valueOf((char) ('a' + i)), freePortPair()));
+        monPorts.add(new LocalCluster.Mon(String.valueOf((char) ('a' + i)), MonPortPair.pick()));
       }
     }
     List<String> peers = new ArrayList<>();
@@ -222,28 +219,5 @@ public final class ClusterLauncher {
             + " s"
             + (last == null ? "" : ": " + last.getMessage())
             + "; see the logs in the cluster dir");
-  }
-
-  /** A free port P whose P+1 is free too (the monitor's Raft port). */
-  private static int freePortPair() throws IOException {
-    InetAddress loopback = InetAddress.getLoopbackAddress();
-    for (int attempt = 0; attempt < 100; attempt++) {
-      int port;
-      try (ServerSocket probe = new ServerSocket(0, 1, loopback)) {
-        port = probe.getLocalPort();
-      }
-      if (port >= 65535) {
-        continue;
-      }
-      try (ServerSocket a = new ServerSocket();
-          ServerSocket b = new ServerSocket()) {
-        a.bind(new InetSocketAddress(loopback, port));
-        b.bind(new InetSocketAddress(loopback, port + 1));
-        return port;
-      } catch (IOException e) {
-        // Taken meanwhile: try another.
-      }
-    }
-    throw new IOException("found no two free consecutive loopback ports");
   }
 }

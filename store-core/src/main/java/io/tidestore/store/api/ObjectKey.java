@@ -36,6 +36,20 @@ public record ObjectKey(long pool, String name) implements Comparable<ObjectKey>
     return name.getBytes(StandardCharsets.UTF_8);
   }
 
+  // equals and hashCode by hand, though a record has them: the generated ones go through
+  // invokedynamic method-handle trees whose compiled code is large enough that C2 stops inlining
+  // the index lookup (LogShard.existing) into the read path ("already compiled into a big method").
+
+  @Override
+  public boolean equals(Object o) {
+    return this == o || (o instanceof ObjectKey k && pool == k.pool && name.equals(k.name));
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * Long.hashCode(pool) + name.hashCode();
+  }
+
   @Override
   public int compareTo(ObjectKey other) {
     return ORDER.compare(this, other);

@@ -31,8 +31,7 @@ public final class MapPgStates {
     ClusterMap map = placement.map();
     long undersized = 0;
     for (PgMapping pg : placement.all()) {
-      PoolInfo pool = map.pools().get(pg.pg().pool());
-      if (pg.up().size() < pool.minSize()) {
+      if (state(pg, map.pools().get(pg.pg().pool())).equals(UNDERSIZED)) {
         undersized++;
       }
     }
@@ -45,6 +44,11 @@ public final class MapPgStates {
       byState.put(UNDERSIZED, undersized);
     }
     return new MapPgStates(byState, undersized);
+  }
+
+  /** One PG's state by the map alone: {@link #UNDERSIZED} below min_size, else {@link #UNKNOWN}. */
+  public static String state(PgMapping pg, PoolInfo pool) {
+    return pg.up().size() < pool.minSize() ? UNDERSIZED : UNKNOWN;
   }
 
   /** State name -> PGs, in a fixed order (unknown, undersized), only states with PGs. */

@@ -1,7 +1,6 @@
 package io.tidestore.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.PoolInfo;
 import io.tidestore.cluster.placement.ObjectHash;
 import io.tidestore.cluster.placement.PgMapping;
@@ -35,12 +34,10 @@ final class OsdMapCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    format.check(spec);
-    return PoolCommand.run(
+    return format.withMap(
         spec,
         mon,
-        client -> {
-          ClusterMap map = client.fetchMap();
+        map -> {
           PoolInfo pool = map.pool(poolName).orElse(null);
           if (pool == null) {
             spec.commandLine()

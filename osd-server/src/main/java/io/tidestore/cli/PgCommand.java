@@ -37,12 +37,10 @@ final class PgCommand {
 
     @Override
     public Integer call() {
-      format.check(spec);
-      return PoolCommand.run(
+      return format.withMap(
           spec,
           mon,
-          client -> {
-            ClusterMap map = client.fetchMap();
+          map -> {
             var out = spec.commandLine().getOut();
             if (format.json()) {
               ObjectNode root = PlacementFormat.JSON.createObjectNode();

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.placement.PgMapping;
+import java.io.IOException;
 import java.util.List;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Model.CommandSpec;
@@ -31,6 +33,18 @@ final class PlacementFormat {
 
   boolean json() {
     return format.equals("json");
+  }
+
+  /** Something printed from the monitors' map; its exit code. */
+  @FunctionalInterface
+  interface MapCall {
+    int run(ClusterMap map) throws IOException;
+  }
+
+  /** Checks {@code --format}, fetches the map from the monitors and runs {@code call} on it. */
+  int withMap(CommandSpec spec, MonOptions mon, MapCall call) {
+    check(spec);
+    return PoolCommand.run(spec, mon, client -> call.run(client.fetchMap()));
   }
 
   /** An OSD set as Ceph prints it: {@code [2,0,1]}. */

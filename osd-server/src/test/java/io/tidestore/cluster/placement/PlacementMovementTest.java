@@ -15,12 +15,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The issue's movement property, measured: adding one OSD to N (equal weights) moves 1/(N+1) +- 20%
- * of the PG replica slots, with failure domain osd and host; and an OSD of weight 2 gets about
- * twice the slots of one of weight 1. {@link #main} prints the table that docs/cluster.md shows:
+ * of the PG replica slots, with failure domain osd and host; and an OSD of weight 2 gets twice the
+ * primaries of one of weight 1, and about twice the slots once the cluster is large enough. {@link
+ * #main} prints the table that docs/cluster.md shows:
  *
  * <pre>
- * ./mvnw -q -pl osd-server test-compile exec:java -Dexec.classpathScope=test \
- *     -Dexec.mainClass=io.tidestore.cluster.placement.PlacementMovementTest
+ * ./mvnw -q -pl osd-server -am test-compile   # then, with JDK 25:
+ * java -cp osd-server/target/classes:osd-server/target/test-classes \
+ *     io.tidestore.cluster.placement.PlacementMovementTest
  * </pre>
  */
 class PlacementMovementTest {

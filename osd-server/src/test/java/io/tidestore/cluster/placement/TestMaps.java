@@ -28,20 +28,14 @@ final class TestMaps {
   }
 
   static OsdInfo down(OsdInfo o) {
-    return new OsdInfo(
-        o.id(),
-        o.uuid(),
-        o.host(),
-        o.weight(),
-        o.address(),
-        o.adminAddress(),
-        false,
-        o.in(),
-        o.upFrom(),
-        0);
+    return with(o, false, o.in());
   }
 
   static OsdInfo out(OsdInfo o) {
+    return with(o, o.up(), false);
+  }
+
+  private static OsdInfo with(OsdInfo o, boolean up, boolean in) {
     return new OsdInfo(
         o.id(),
         o.uuid(),
@@ -49,8 +43,8 @@ final class TestMaps {
         o.weight(),
         o.address(),
         o.adminAddress(),
-        o.up(),
-        false,
+        up,
+        in,
         o.upFrom(),
         0);
   }

@@ -122,6 +122,9 @@ class PlacementTest {
     assertEquals(java.util.Map.of("unknown", 64L), all.byState());
     assertEquals(0, all.inactive());
     osds.set(0, down(osds.get(0)));
+    MapPgStates oneDown =
+        MapPgStates.of(Placement.of(map(osds, clean.pools().values().stream().toList())));
+    assertEquals(java.util.Map.of("unknown", 64L), oneDown.byState(), "min_size still up");
     osds.set(1, down(osds.get(1)));
     MapPgStates twoDown =
         MapPgStates.of(Placement.of(map(osds, clean.pools().values().stream().toList())));

@@ -40,7 +40,8 @@ import picocli.CommandLine.Spec;
       "Every option can be set in a --conf file as 'key = value' (e.g. 'data = /srv/osd.0');"
           + " flags override the file."
     },
-    sortOptions = false)
+    sortOptions = false,
+    subcommands = {OsdMapCommand.class})
 final class OsdCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 

@@ -17,7 +17,9 @@ import picocli.CommandLine.Spec;
     description = {
       "The CLUSTER's status, as ceph -s: health, monitors and quorum, OSDs up/in, pools and PGs,"
           + " map epoch (asked of the monitors). One daemon's own status is `tidestore admin"
-          + " status`."
+          + " status`.",
+      "PG states come from the map alone until peering lands (issue 17, stop 4): 'undersized'"
+          + " when fewer OSDs are up than the pool's min_size, else 'unknown'."
     })
 final class StatusCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       OsdCommand.class,
       MonCommand.class,
       PoolCommand.class,
+      PgCommand.class,
       StatusCommand.class,
       ClusterCommand.class,
       MkfsCommand.class,

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.OsdInfo;
+import io.tidestore.cluster.placement.MapPgStates;
+import io.tidestore.cluster.placement.Placement;
 import io.tidestore.cluster.wire.MonMessages;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -17,8 +19,9 @@ import java.util.Map;
 /**
  * {@code tidestore status}, Ceph's {@code ceph -s}: the map from the monitors, each monitor's own
  * view of the quorum, and the health derived from both. Its JSON uses the field names of {@code
- * ceph status -f json} where they apply. PGs have no state before placement lands (a later stop):
- * they are reported as {@code unknown}, as Ceph reports PGs no OSD has reported on.
+ * ceph status -f json} where they apply. PGs have no state before peering lands (a later stop):
+ * they are reported as {@code unknown}, as Ceph reports PGs no OSD has reported on, except those
+ * the map alone shows inactive: fewer OSDs up in their up set than min_size ({@code undersized}).
  */
 public final class ClusterStatus {
   private static final ObjectMapper JSON =
@@ -28,6 +31,7 @@ public final class ClusterStatus {
   private final List<MonMessages.Peer> monmap;
   private final Map<String, MonMessages.MonStatus> answered;
   private final MonMessages.MonStatus leader;
+  private final MapPgStates pgStates;
 
   private ClusterStatus(
       ClusterMap map, List<MonMessages.Peer> monmap, Map<String, MonMessages.MonStatus> answered) {
@@ -36,6 +40,7 @@ public final class ClusterStatus {
     this.answered = answered;
     this.leader =
         answered.values().stream().filter(s -> s.role().equals("leader")).findFirst().orElse(null);
+    this.pgStates = MapPgStates.of(Placement.of(map));
   }
 
   /** Asks the monitors: the map, then every monitor of the group for its own status. */
@@ -104,6 +109,14 @@ public final class ClusterStatus {
     int down = map.osds().size() - map.numUp();
     if (down > 0) {
       checks.put("OSD_DOWN", new String[] {"HEALTH_WARN", down + " osds down"});
+    }
+    if (pgStates.inactive() > 0) {
+      checks.put(
+          "PG_AVAILABILITY",
+          new String[] {
+            "HEALTH_WARN",
+            "Reduced data availability: " + pgStates.inactive() + " pgs inactive (undersized)"
+          });
     }
     return checks;
   }
@@ -174,13 +187,16 @@ public final class ClusterStatus {
     }
     ObjectNode pgmap = root.putObject("pgmap");
     ArrayNode byState = pgmap.putArray("pgs_by_state");
-    if (map.numPgs() > 0) {
-      byState.addObject().put("state_name", "unknown").put("count", map.numPgs());
-    }
+    pgStates
+        .byState()
+        .forEach(
+            (state, count) -> byState.addObject().put("state_name", state).put("count", count));
     pgmap.put("num_pgs", map.numPgs());
     pgmap.put("num_pools", map.pools().size());
     pgmap.put(
-        "note", "no PG has a state before placement and replication land (issue 17, next stop)");
+        "note",
+        "PG states come from the map alone until peering lands (issue 17, stop 4): undersized ="
+            + " fewer OSDs up than min_size, unknown = the rest");
     return JSON.writeValueAsString(root);
   }
 
@@ -215,9 +231,11 @@ public final class ClusterStatus {
         .append(" pools, ")
         .append(map.numPgs())
         .append(" pgs\n");
+    List<String> states = new ArrayList<>();
+    pgStates.byState().forEach((state, count) -> states.add(count + " " + state));
     s.append("    pgs:     ")
-        .append(map.numPgs())
-        .append(" unknown (no PG has a state before placement and replication land)\n");
+        .append(String.join(", ", states))
+        .append(" (PG states from the map alone until peering lands)\n");
     return s.toString();
   }
 }

@@ -3,6 +3,7 @@
  * monitors, heartbeats to every monitor, a map subscription that survives the loss of its monitor
  * ({@link io.tidestore.cluster.client.MonClient}), monitor address lists, and the cluster status
  * that {@code tidestore status} prints ({@link io.tidestore.cluster.client.ClusterStatus}). Depends
- * on {@code cluster.wire}, {@code cluster.map}, Jackson and the JDK.
+ * on {@code cluster.wire}, {@code cluster.map}, {@code cluster.placement} (PG states in the
+ * status), Jackson and the JDK.
  */
 package io.tidestore.cluster.client;

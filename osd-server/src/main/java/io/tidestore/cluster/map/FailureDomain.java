@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * What two replicas of one PG must not share (CRUSH's failure domain type): one replica per OSD, or
- * one per host label. Placement (a later stop) reads it from the pool.
+ * one per host label. Placement reads it from the pool.
  */
 public enum FailureDomain {
   OSD,

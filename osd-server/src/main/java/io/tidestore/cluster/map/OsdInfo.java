@@ -10,11 +10,11 @@ import java.util.UUID;
  *     gets the same id back, so an id is never allocated twice for one OSD
  * @param host the host label (failure domain {@code host})
  * @param weight the share of data it should hold relative to the others (its capacity, as CRUSH
- *     weights are); placement reads it in a later stop
+ *     weights are); placement's straw2 draws divide by it
  * @param address the object protocol's host:port, as the OSD bound it
  * @param adminAddress the metrics/admin HTTP host:port
  * @param up whether it is running (heartbeating) as far as the monitors know
- * @param in whether it is meant to hold data (out: its PGs are remapped, a later stop)
+ * @param in whether it is meant to hold data (out: placement skips it, so its PGs are remapped)
  * @param upFrom the epoch at which it was last marked up (peering uses it later)
  * @param stateSinceMillis wall-clock time, as the leader proposing the change read it, of the last
  *     up/down change: the down-out timer counts from it, so a new leader continues the count

@@ -1,0 +1,10 @@
+/**
+ * Placement (issue 17, stop 2): where an object lives, as a pure function of the cluster map.
+ * Object name -> PG by a hash fixed forever ({@link io.tidestore.cluster.placement.ObjectHash})
+ * folded with Ceph's {@code stable_mod}; PG -> ordered OSDs by straw2 over the {@code in} OSDs, one
+ * replica per failure domain ({@link io.tidestore.cluster.placement.Placement}); the up set and
+ * primary; and the PG states that follow from the map alone ({@link
+ * io.tidestore.cluster.placement.MapPgStates}). Every OSD, monitor and client computes the same
+ * answer from the same map. Depends on {@code cluster.map} and the JDK only.
+ */
+package io.tidestore.cluster.placement;

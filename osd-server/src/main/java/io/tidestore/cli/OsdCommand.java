@@ -8,6 +8,7 @@ import io.tidestore.osd.OsdSettings;
 import io.tidestore.osd.ScrubSettings;
 import io.tidestore.osd.cluster.ClusterSettings;
 import io.tidestore.osd.cpu.CpuPolicy;
+import io.tidestore.osd.reactor.IdlePoll;
 import io.tidestore.osd.reactor.Transport;
 import io.tidestore.osd.security.ListenPolicy;
 import io.tidestore.osd.security.SecuritySettings;
@@ -119,6 +120,16 @@ final class OsdCommand implements Callable<Integer> {
           "Netty transport of the reactors; both carry the store's io_uring queues. Default: epoll"
               + " (docs/engines.md compares them).")
   Transport transport = Transport.EPOLL;
+
+  @Option(
+      names = "--reactor-idle-poll-us",
+      paramLabel = "US|always",
+      converter = IdlePollConverter.class,
+      description =
+          "How long a reactor keeps polling after its last work before it sleeps in the kernel: 0"
+              + " sleeps at once (an idle reactor costs no CPU), 'always' never sleeps (Seastar's"
+              + " busy poll: a whole core per reactor). Reactor engine only. Default: 0.")
+  IdlePoll idlePoll = IdlePoll.NONE;
 
   @Option(
       names = "--engine",
@@ -352,6 +363,10 @@ final class OsdCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "Invalid value for option '--journal-flush': " + e.getMessage());
     }
+    if (idlePoll.nanos() != 0 && engineSettings.kind() == EngineKind.CLASSIC) {
+      throw new ParameterException(
+          spec.commandLine(), "--reactor-idle-poll-us applies to --engine reactor only");
+    }
     if (flush == JournalFlush.SHARED_FDATASYNC && engineSettings.kind() == EngineKind.CLASSIC) {
       // Known bug, not yet diagnosed: behind the classic engine's I/O threads some fdatasyncs
       // (run by io-wq) never complete and the shard stalls. Refuse rather than hang.
@@ -416,6 +431,7 @@ final class OsdCommand implements Callable<Integer> {
         reactors,
         cpuPolicy,
         transport,
+        idlePoll,
         port,
         nbdPort,
         nbdDefaultImage,

@@ -1,6 +1,7 @@
 package io.tidestore.osd;
 
 import io.tidestore.osd.cpu.CpuPolicy;
+import io.tidestore.osd.reactor.IdlePoll;
 import io.tidestore.osd.reactor.Transport;
 import io.tidestore.osd.security.SecuritySettings;
 import io.tidestore.store.api.CleanerPolicy;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
  * @param reactors reactor count; 0 means one per CPU the process may use
  * @param cpuPolicy how reactors are pinned
  * @param transport the Netty transport of the reactors
+ * @param idlePoll how long reactors poll after work before they block (reactor engine only)
  * @param objectPort main port of the object protocol; reactor r also listens on objectPort+1+r (0 =
  *     any free ports)
  * @param nbdPort NBD port (0 = any free port)
@@ -51,6 +53,7 @@ public record OsdSettings(
     int reactors,
     CpuPolicy cpuPolicy,
     Transport transport,
+    IdlePoll idlePoll,
     int objectPort,
     int nbdPort,
     String nbdDefaultImage,

@@ -47,6 +47,6 @@ final class ReactorSetup {
       }
       cpus = CpuAllocator.assign(topology, policy, count);
     }
-    return Reactors.start(settings.transport(), cpus, pinner);
+    return Reactors.start(settings.transport(), cpus, pinner, settings.idlePoll());
   }
 }

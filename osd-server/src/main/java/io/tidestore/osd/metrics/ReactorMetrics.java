@@ -13,7 +13,8 @@ import java.util.List;
  * loop passes, tagged {@code reactor} (the loop's index in its group), {@code cpu}, {@code thread}
  * (its name: {@code reactor-N}, or the classic engine's {@code msgr-N}, {@code osd-op-N}, {@code
  * io-N}) and {@code engine}. Utilization over an interval is {@code rate(busy) / (rate(busy) +
- * rate(idle))}. Read from any thread.
+ * rate(idle))}; {@code tidestore_reactor_utilization} is that of the last second, as Seastar's
+ * {@code reactor_utilization} (polling with nothing to do counts as idle). Read from any thread.
  */
 public final class ReactorMetrics {
   private ReactorMetrics() {}
@@ -43,6 +44,12 @@ public final class ReactorMetrics {
     FunctionCounter.builder("tidestore.reactor.idle", stats, s -> s.idleNanosAcquire() / 1e9)
         .baseUnit("seconds")
         .description("Time the reactor spent blocked waiting for I/O")
+        .tags("reactor", index, "cpu", cpu, "thread", reactor.name(), "engine", engine)
+        .register(registry);
+    Gauge.builder("tidestore.reactor.utilization", stats, s -> s.utilization(System.nanoTime()))
+        .description(
+            "Busy fraction of the reactor's last second (0-1); polling with nothing to do and"
+                + " sleeping count as idle")
         .tags("reactor", index, "cpu", cpu, "thread", reactor.name(), "engine", engine)
         .register(registry);
     FunctionCounter.builder("tidestore.reactor.passes", stats, ReactorStats::passesAcquire)

@@ -18,7 +18,12 @@ import java.util.logging.Logger;
  *
  * <p>Idle time is the time inside the delegate's {@code run} minus the active I/O time the
  * transport reports through {@link IoHandlerContext#reportActiveIoTime} (both epoll and io_uring
- * handlers do when asked); everything else on the thread is busy.
+ * handlers do when asked); everything else on the thread is busy, except the passes of idle polling
+ * ({@link IdlePoll}) that found nothing to do: those are idle too, as in Seastar.
+ *
+ * <p>Idle polling works through the context: while the window since the last work is open, {@link
+ * IoHandlerContext#canBlock} answers false, so the transport checks for events without blocking
+ * (epoll_wait with a zero timeout, io_uring submit without wait) and the loop comes straight back.
  *
  * <p>Netty channels find the real handler through {@code IoRegistration.attachment()}, which comes
  * from the delegate's {@link #register}, so io_uring channels' casts still work. Every method but
@@ -31,11 +36,15 @@ final class ReactorIoHandler implements IoHandler {
   private final ReactorStats stats;
   private final CountingContext counting = new CountingContext();
   private PassHook[] hooks = new PassHook[0];
+  private final long pollNanos;
   private long lastReturnNanos;
+  private long lastWorkNanos;
+  private boolean lastPassFoundNothing;
 
-  ReactorIoHandler(IoHandler delegate, ReactorStats stats) {
+  ReactorIoHandler(IoHandler delegate, ReactorStats stats, IdlePoll idlePoll) {
     this.delegate = delegate;
     this.stats = stats;
+    this.pollNanos = idlePoll.nanos();
   }
 
   /** Reactor thread only. */
@@ -63,6 +72,7 @@ final class ReactorIoHandler implements IoHandler {
   @Override
   public void initialize() {
     lastReturnNanos = System.nanoTime();
+    lastWorkNanos = lastReturnNanos;
     delegate.initialize();
   }
 
@@ -70,12 +80,28 @@ final class ReactorIoHandler implements IoHandler {
   public int run(IoHandlerContext context) {
     runHooks();
     long enter = System.nanoTime();
-    counting.reset(context);
+    // The time since the last run() held the previous pass's tasks and the hooks: busy, unless
+    // that pass was a poll that found nothing (then the hooks found nothing either). Recorded
+    // before the delegate may block, so a second of tasks shows before the reactor wakes again.
+    long before = enter - lastReturnNanos;
+    stats.record(lastPassFoundNothing ? 0 : before, lastPassFoundNothing ? before : 0, enter);
+    boolean polling = pollNanos != 0 && enter - lastWorkNanos < pollNanos;
+    counting.reset(context, polling);
+    if (!polling) {
+      stats.waiting(enter);
+    }
     int handled = delegate.run(counting);
     long exit = System.nanoTime();
     long inRun = exit - enter;
-    long active = Math.min(counting.activeNanos, inRun);
-    stats.recordPass((enter - lastReturnNanos) + active, inRun - active);
+    boolean work = handled > 0 || !context.canBlock();
+    boolean foundNothing = polling && !work;
+    long active = foundNothing ? 0 : Math.min(counting.activeNanos, inRun);
+    stats.record(active, inRun - active, exit);
+    stats.passEnded();
+    if (work) {
+      lastWorkNanos = exit;
+    }
+    lastPassFoundNothing = foundNothing;
     lastReturnNanos = exit;
     return handled;
   }
@@ -121,16 +147,18 @@ final class ReactorIoHandler implements IoHandler {
   /** Forwards to the loop's context, and asks the transport to report its active I/O time. */
   private static final class CountingContext implements IoHandlerContext {
     private IoHandlerContext loop;
+    private boolean polling;
     long activeNanos;
 
-    void reset(IoHandlerContext loop) {
+    void reset(IoHandlerContext loop, boolean polling) {
       this.loop = loop;
+      this.polling = polling;
       this.activeNanos = 0;
     }
 
     @Override
     public boolean canBlock() {
-      return loop.canBlock();
+      return !polling && loop.canBlock();
     }
 
     @Override

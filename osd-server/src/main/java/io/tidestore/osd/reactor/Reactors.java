@@ -29,11 +29,13 @@ public final class Reactors implements AutoCloseable {
 
   private final Group group;
   private final Transport transport;
+  private final IdlePoll idlePoll;
   private final List<Reactor> reactors;
 
-  private Reactors(Group group, Transport transport, List<Reactor> reactors) {
+  private Reactors(Group group, Transport transport, IdlePoll idlePoll, List<Reactor> reactors) {
     this.group = group;
     this.transport = transport;
+    this.idlePoll = idlePoll;
     this.reactors = List.copyOf(reactors);
   }
 
@@ -43,7 +45,14 @@ public final class Reactors implements AutoCloseable {
    */
   public static Reactors start(Transport transport, int[] cpus, Optional<ThreadPinner> pinner)
       throws IOException {
-    return start(REACTOR_THREADS, transport, cpus, pinner);
+    return start(REACTOR_THREADS, transport, cpus, pinner, IdlePoll.NONE);
+  }
+
+  /** Like {@link #start(Transport, int[], Optional)}, polling {@code idlePoll} before blocking. */
+  public static Reactors start(
+      Transport transport, int[] cpus, Optional<ThreadPinner> pinner, IdlePoll idlePoll)
+      throws IOException {
+    return start(REACTOR_THREADS, transport, cpus, pinner, idlePoll);
   }
 
   /**
@@ -54,13 +63,23 @@ public final class Reactors implements AutoCloseable {
   public static Reactors start(
       String threadPrefix, Transport transport, int[] cpus, Optional<ThreadPinner> pinner)
       throws IOException {
+    return start(threadPrefix, transport, cpus, pinner, IdlePoll.NONE);
+  }
+
+  private static Reactors start(
+      String threadPrefix,
+      Transport transport,
+      int[] cpus,
+      Optional<ThreadPinner> pinner,
+      IdlePoll idlePoll)
+      throws IOException {
     Throwable cause = transport.unavailabilityCause();
     if (cause != null) {
       throw new IOException("transport " + transport.label() + " is not available here: " + cause);
     }
-    Setup setup = new Setup(threadPrefix, cpus, pinner, transport.handlerFactory());
+    Setup setup = new Setup(threadPrefix, cpus, pinner, transport.handlerFactory(), idlePoll);
     Group group = new Group(setup);
-    Reactors started = new Reactors(group, transport, setup.reactors);
+    Reactors started = new Reactors(group, transport, idlePoll, setup.reactors);
     try {
       // Run one task on each loop so every thread exists and is pinned before we report.
       for (Reactor reactor : started.reactors) {
@@ -83,6 +102,10 @@ public final class Reactors implements AutoCloseable {
             .append(prefix.equals(REACTOR_THREADS) ? " reactor(s)" : " " + prefix + " thread(s)")
             .append(" on ")
             .append(transport.label())
+            .append(
+                idlePoll.nanos() == 0
+                    ? ""
+                    : ", idle poll " + idlePoll.describe() + (idlePoll.always() ? "" : " us"))
             .append(':');
     for (Reactor reactor : reactors) {
       line.append(' ').append(reactor.name()).append(" -> ");
@@ -129,17 +152,20 @@ public final class Reactors implements AutoCloseable {
     final int[] cpus;
     final Optional<ThreadPinner> pinner;
     final IoHandlerFactory transportFactory;
+    final IdlePoll idlePoll;
     final List<Reactor> reactors = new ArrayList<>();
 
     Setup(
         String threadPrefix,
         int[] cpus,
         Optional<ThreadPinner> pinner,
-        IoHandlerFactory transportFactory) {
+        IoHandlerFactory transportFactory,
+        IdlePoll idlePoll) {
       this.threadPrefix = threadPrefix;
       this.cpus = cpus.clone();
       this.pinner = pinner;
       this.transportFactory = transportFactory;
+      this.idlePoll = idlePoll;
     }
   }
 
@@ -157,7 +183,9 @@ public final class Reactors implements AutoCloseable {
       ReactorIoHandler[] handler = new ReactorIoHandler[1];
       IoHandlerFactory wrapping =
           executor ->
-              handler[0] = new ReactorIoHandler(transportFactory.newHandler(executor), stats);
+              handler[0] =
+                  new ReactorIoHandler(
+                      transportFactory.newHandler(executor), stats, setup.idlePoll);
       Reactor[] self = new Reactor[1];
       Executor thread = command -> startThread(index, setup, self[0], command);
       IoEventLoop loop = super.newChild(thread, wrapping);

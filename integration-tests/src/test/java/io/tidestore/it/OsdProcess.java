@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -47,12 +48,24 @@ final class OsdProcess implements AutoCloseable {
 
   /** {@code java <flags> -jar tidestore.jar ARGS...}, stdout and stderr merged. */
   static OsdProcess start(String... args) throws IOException {
+    return startWithEnv(Map.of(), args);
+  }
+
+  /** As {@link #start}, with {@code env} added to the environment (e.g. NOTIFY_SOCKET). */
+  static OsdProcess startWithEnv(Map<String, String> env, String... args) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmFlags());
     command.add("-jar");
     command.add(JAR.toString());
     command.addAll(Arrays.asList(args));
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().putAll(env);
+    return new OsdProcess(builder.start());
+  }
+
+  /** Any helper command a test drives (a listener, a client), its output captured the same way. */
+  static OsdProcess startCommand(String... command) throws IOException {
     return new OsdProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
   }
 

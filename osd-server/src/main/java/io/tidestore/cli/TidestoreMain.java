@@ -32,6 +32,7 @@ import picocli.CommandLine.Command;
       ImageCommand.class,
       TlsCommand.class,
       VersionCommand.class,
+      CompletionCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class TidestoreMain {

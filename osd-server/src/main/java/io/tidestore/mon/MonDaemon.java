@@ -9,6 +9,7 @@ import io.tidestore.osd.PidFile;
 import io.tidestore.osd.ShutdownSignal;
 import io.tidestore.osd.admin.AdminHttpServer;
 import io.tidestore.osd.metrics.OsdMetrics;
+import io.tidestore.osd.service.ServiceNotifier;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -64,6 +65,8 @@ public final class MonDaemon implements AutoCloseable {
   private RaftServer raft;
   private MonServer server;
   private AdminHttpServer admin;
+  private final ServiceNotifier notifier = ServiceNotifier.fromEnvironment();
+  private boolean notifiedReady;
 
   private MonDaemon(MonSettings settings) {
     this.settings = settings;
@@ -141,7 +144,7 @@ public final class MonDaemon implements AutoCloseable {
     if (settings.pidFile() != null) {
       resources.push(PidFile.write(settings.pidFile(), ProcessHandle.current().pid()));
     }
-    LOG.info(
+    String readyLine =
         READY_PREFIX
             + ": mon."
             + settings.id()
@@ -156,7 +159,10 @@ public final class MonDaemon implements AutoCloseable {
             + " (http /metrics /status); map epoch "
             + stateMachine.map().epoch()
             + "; "
-            + LinkSecurity.PLAINTEXT.describe());
+            + LinkSecurity.PLAINTEXT.describe();
+    LOG.info(readyLine);
+    notifier.ready(readyLine); // systemd's Type=notify: the monitor serves from here on
+    notifiedReady = true;
   }
 
   private DivisionInfo info() {
@@ -236,6 +242,9 @@ public final class MonDaemon implements AutoCloseable {
 
   @Override
   public void close() {
+    if (notifiedReady) {
+      notifier.stopping();
+    }
     while (!resources.isEmpty()) {
       AutoCloseable resource = resources.pop();
       try {

@@ -32,7 +32,7 @@ class SweepIT {
             "2",
             "--shard-size",
             "16m")) {
-      osd.awaitReady();
+      OsdProcess.Ports ports = osd.awaitPorts();
       try (OsdProcess sweep =
           OsdProcess.start(
               "sweep",
@@ -48,6 +48,8 @@ class SweepIT {
               "1",
               "--server-pid",
               Long.toString(osd.pid()),
+              "--server-metrics",
+              "http://127.0.0.1:" + ports.metrics() + "/metrics",
               "--label",
               "it",
               "--out",
@@ -85,6 +87,9 @@ class SweepIT {
     String point = Files.readString(run.resolve("points/randread4k-qd4.json"));
     assertTrue(point.contains("\"serverRssMiB\""), point);
     assertTrue(point.contains("\"iodepth\" : 4"), point);
+    // Scraped with each sample: the reactors' utilization beside their CPU.
+    assertTrue(point.contains("\"reactorUtilization\" : {\n"), point);
+    assertTrue(point.contains("\"reactor-0\" : "), point);
 
     Path compared = dir.resolve("compare");
     try (OsdProcess compare =

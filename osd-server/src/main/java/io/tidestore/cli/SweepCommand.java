@@ -12,6 +12,7 @@ import io.tidestore.bench.sweep.SweepRunner;
 import io.tidestore.osd.BuildInfo;
 import io.tidestore.osd.cpu.CpuList;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -120,6 +122,15 @@ final class SweepCommand implements Callable<Integer> {
   Long serverPid;
 
   @Option(
+      names = "--server-metrics",
+      paramLabel = "URL",
+      description =
+          "The server's Prometheus endpoint (e.g. http://127.0.0.1:9283/metrics), scraped with"
+              + " each CPU sample for tidestore_reactor_utilization: the CPU-per-thread chart then"
+              + " shows each reactor's busy percent beside its CPU. Needs --server-pid.")
+  URI serverMetrics;
+
+  @Option(
       names = "--load-cpus",
       paramLabel = "CPUS",
       description =
@@ -217,6 +228,7 @@ final class SweepCommand implements Callable<Integer> {
             cpus,
             pinning,
             serverPid == null ? OptionalLong.empty() : OptionalLong.of(serverPid),
+            Optional.ofNullable(serverMetrics),
             dir.toAbsolutePath());
     LoadEngine load =
         engine == Engine.NATIVE

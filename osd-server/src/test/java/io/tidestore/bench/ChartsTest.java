@@ -72,4 +72,24 @@ class ChartsTest {
     // t-0 .. t-3 fold into "other": 0 + 1 + 2 + 3 per sample.
     assertArrayEquals(new double[] {6, 6}, series.get("other").getYData());
   }
+
+  @Test
+  void reactorUtilizationIsADashedLineBesideTheReactorsCpu() throws Exception {
+    Map<String, Double> cpu = Map.of("reactor-0", 95.0);
+    List<ThreadCpuSampler.Sample> samples =
+        List.of(
+            new ThreadCpuSampler.Sample(1, cpu, 100, Map.of("reactor-0", 12.5)),
+            // A second without a scrape (the daemon was slow to answer): a gap, not a zero.
+            new ThreadCpuSampler.Sample(2, cpu, 100, Map.of()),
+            new ThreadCpuSampler.Sample(3, cpu, 100, Map.of("reactor-0", 20.0)));
+    Path base = dir.resolve("util");
+    Charts.cpuPerThread(base, "CPU per thread", samples);
+    assertPngAndSvg(base);
+    var series = Charts.cpuPerThreadChart("t", samples).getSeriesMap();
+    assertEquals(2, series.size(), series.keySet().toString());
+    double[] busy = series.get("reactor-0 utilization").getYData();
+    assertEquals(12.5, busy[0]);
+    assertTrue(Double.isNaN(busy[1]));
+    assertEquals(20.0, busy[2]);
+  }
 }

@@ -147,6 +147,8 @@ public final class Reproduction {
               Integer.toString(plan.images()),
               "--server-pid",
               Long.toString(daemon[0].pid()),
+              "--server-metrics",
+              "http://127.0.0.1:" + daemon[0].metricsPort() + "/metrics",
               "--label",
               run.label(),
               "--out",

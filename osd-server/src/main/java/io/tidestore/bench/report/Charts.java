@@ -9,12 +9,15 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -133,10 +136,31 @@ public final class Charts {
           .addSeries("other", time, other.stream().mapToDouble(Double::doubleValue).toArray())
           .setMarker(SeriesMarkers.NONE);
     }
+    addUtilization(chart, samples, time);
     if (chart.getSeriesMap().isEmpty()) {
       chart.addSeries("no samples", new double[] {0}, new double[] {0});
     }
     return chart;
+  }
+
+  /**
+   * A dashed line per reactor of its busy percent (tidestore_reactor_utilization), on the CPU axis:
+   * where the reactor thread's CPU stands above it, the reactor was polling with nothing to do.
+   */
+  private static void addUtilization(
+      XYChart chart, List<ThreadCpuSampler.Sample> samples, double[] time) {
+    Set<String> reactors = new TreeSet<>();
+    samples.forEach(s -> reactors.addAll(s.reactorUtilization().keySet()));
+    for (String reactor : reactors) {
+      double[] busy =
+          samples.stream()
+              .mapToDouble(s -> s.reactorUtilization().getOrDefault(reactor, Double.NaN))
+              .toArray();
+      chart
+          .addSeries(reactor + " utilization", time, busy)
+          .setMarker(SeriesMarkers.NONE)
+          .setLineStyle(SeriesLines.DASH_DASH);
+    }
   }
 
   private static void style(XYChart chart) {

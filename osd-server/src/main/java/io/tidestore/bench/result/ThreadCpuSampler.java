@@ -21,8 +21,27 @@ import java.util.TreeMap;
  * <p>Not thread-safe: one sampling thread calls {@link #sample(double)}; read the results after.
  */
 public final class ThreadCpuSampler {
-  /** One observation: per-thread-name CPU percent over the last interval, and RSS. */
-  public record Sample(double seconds, Map<String, Double> cpuByThread, double rssMiB) {
+  /**
+   * One observation: per-thread-name CPU percent over the last interval, and RSS.
+   *
+   * @param reactorUtilization busy percent of each reactor's last second by thread name, from the
+   *     daemon's metrics when the sweep scrapes them (empty otherwise); not CPU, so not in {@link
+   *     #totalCpu}
+   */
+  public record Sample(
+      double seconds,
+      Map<String, Double> cpuByThread,
+      double rssMiB,
+      Map<String, Double> reactorUtilization) {
+    public Sample {
+      // Points written before the field existed read back without it.
+      reactorUtilization = reactorUtilization == null ? Map.of() : reactorUtilization;
+    }
+
+    public Sample(double seconds, Map<String, Double> cpuByThread, double rssMiB) {
+      this(seconds, cpuByThread, rssMiB, Map.of());
+    }
+
     /** The whole process's CPU, percent of one core. */
     public double totalCpu() {
       return cpuByThread.values().stream().mapToDouble(Double::doubleValue).sum();

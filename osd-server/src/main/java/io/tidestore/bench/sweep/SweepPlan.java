@@ -1,9 +1,11 @@
 package io.tidestore.bench.sweep;
 
 import io.tidestore.bench.job.FioJob;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -24,6 +26,8 @@ import java.util.OptionalLong;
  * @param loadCpus CPUs fio is pinned to (taskset), or empty to leave it unpinned
  * @param pinningNote how the load generator was placed and why, for the report
  * @param serverPid the server process to sample, if known
+ * @param serverMetrics the server's {@code /metrics}, scraped with each sample for its reactors'
+ *     utilization, if given
  * @param outDir the run directory
  */
 public record SweepPlan(
@@ -41,6 +45,7 @@ public record SweepPlan(
     BitSet loadCpus,
     String pinningNote,
     OptionalLong serverPid,
+    Optional<URI> serverMetrics,
     Path outDir) {
 
   public SweepPlan {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tidestore.bench.job.FioJob;
 import io.tidestore.bench.result.FioJson;
 import io.tidestore.bench.result.PointMetrics;
+import io.tidestore.bench.result.ReactorUtilizationScrape;
 import io.tidestore.bench.result.ThreadCpuSampler;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -147,6 +149,9 @@ public final class SweepRunner {
       return null;
     }
     ThreadCpuSampler sampler = ThreadCpuSampler.forPid(plan.serverPid().getAsLong());
+    ReactorUtilizationScrape scrape =
+        plan.serverMetrics().map(ReactorUtilizationScrape::new).orElse(null);
+    Map<Double, Map<String, Double>> utilizationAt = new HashMap<>();
     long start = System.nanoTime();
     long startEpochMs = System.currentTimeMillis();
     ScheduledExecutorService timer =
@@ -156,10 +161,16 @@ public final class SweepRunner {
       timer.scheduleAtFixedRate(
           () -> {
             synchronized (lock) {
+              double seconds = (System.nanoTime() - start) / 1e9;
               try {
-                sampler.sample((System.nanoTime() - start) / 1e9);
+                sampler.sample(seconds);
+                if (scrape != null) {
+                  utilizationAt.put(seconds, scrape.scrape());
+                }
               } catch (IOException | RuntimeException e) {
                 // The server went away or /proc raced; the point's fio result still counts.
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
               }
             }
           },
@@ -174,7 +185,12 @@ public final class SweepRunner {
     double offset = (start - sweepStartNanos) / 1e9;
     synchronized (lock) {
       for (ThreadCpuSampler.Sample s : sampler.samples()) {
-        out.add(new ThreadCpuSampler.Sample(s.seconds() + offset, s.cpuByThread(), s.rssMiB()));
+        out.add(
+            new ThreadCpuSampler.Sample(
+                s.seconds() + offset,
+                s.cpuByThread(),
+                s.rssMiB(),
+                utilizationAt.getOrDefault(s.seconds(), Map.of())));
       }
       var window = FioJson.measuredWindowEpochMs(engineJson);
       return window.isPresent()

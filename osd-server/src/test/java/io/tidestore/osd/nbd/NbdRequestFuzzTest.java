@@ -61,7 +61,8 @@ class NbdRequestFuzzTest {
     }
     int mode = input[0];
     NbdCommandHandler.Session session =
-        new NbdCommandHandler.Session((mode & 4) != 0, (mode & 1) != 0, (mode & 2) != 0);
+        new NbdCommandHandler.Session(
+            (mode & 4) != 0, (mode & 1) != 0, (mode & 3) == 3); // base:allocation needs structured
     MemoryImage image = new MemoryImage("disk", IMAGE, false);
     EmbeddedChannel ch = new EmbeddedChannel(false, false);
     CountingAllocator buffers = new CountingAllocator();

@@ -148,7 +148,8 @@ class ProtocolFrameFuzzTest {
       lastStatus = reply.status();
       closing |= reply.status() == Status.EPROTO || reply.status() == Status.EMSGSIZE;
     }
-    assertTrue(badLength < 0, "frame length " + badLength + " without EMSGSIZE");
+    // Unanswered only when an earlier EPROTO closed the connection before it arrived.
+    assertTrue(badLength < 0 || closing, "frame length " + badLength + " without EMSGSIZE");
     if (!ch.isActive()) {
       assertTrue(closing, "closed without EPROTO or EMSGSIZE (last status " + lastStatus + ")");
       return false;

@@ -6,6 +6,9 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.UUID;
@@ -83,7 +86,17 @@ final class Codec {
       int length = in.readUnsignedShort();
       byte[] utf8 = new byte[length];
       in.readFully(utf8);
-      return new String(utf8, StandardCharsets.UTF_8);
+      try {
+        // Strict: a lenient decode would turn bad bytes into U+FFFD, a name nobody sent.
+        return StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT)
+            .decode(ByteBuffer.wrap(utf8))
+            .toString();
+      } catch (CharacterCodingException e) {
+        throw new MapFormatException("a string of " + length + " bytes is not UTF-8");
+      }
     }
 
     UUID uuid() throws IOException {

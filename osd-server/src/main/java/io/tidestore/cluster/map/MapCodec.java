@@ -93,6 +93,14 @@ public final class MapCodec {
         String address = r.string();
         String admin = r.string();
         int flags = in.readUnsignedByte();
+        // The encoding is canonical: ids ascending once each, known flags, a weight that is a
+        // number. Anything else is damage, or a map read as something it is not.
+        if (!osds.isEmpty() && id <= osds.lastKey()) {
+          throw new MapFormatException("OSD " + id + " is out of order or repeated");
+        }
+        if ((flags & ~(FLAG_UP | FLAG_IN)) != 0 || Double.isNaN(weight)) {
+          throw new MapFormatException("OSD " + id + " has unknown flags or a weight of NaN");
+        }
         long upFrom = in.readLong();
         long since = in.readLong();
         osds.put(
@@ -118,6 +126,9 @@ public final class MapCodec {
         int pgNum = in.readInt();
         FailureDomain domain = Codec.domain(in.readUnsignedByte());
         long createdEpoch = in.readLong();
+        if (!pools.isEmpty() && id <= pools.lastKey()) {
+          throw new MapFormatException("pool " + id + " is out of order or repeated");
+        }
         pools.put(id, new PoolInfo(id, name, size, minSize, pgNum, domain, createdEpoch));
       }
       r.expectEnd("cluster map");

@@ -62,8 +62,12 @@ public record MonFrame(int type, long requestId, long epoch, byte[] payload) {
     int type = in.readUnsignedByte();
     long requestId = in.readLong();
     long epoch = in.readLong();
-    byte[] payload = new byte[length - HEADER];
-    in.readFully(payload);
+    // Grows with the bytes that arrive: a 4-byte length claiming 64 MiB must not allocate 64 MiB.
+    byte[] payload = in.readNBytes(length - HEADER);
+    if (payload.length != length - HEADER) {
+      throw new EOFException(
+          "frame truncated: " + payload.length + " of " + (length - HEADER) + " payload bytes");
+    }
     if (version != VERSION) {
       throw new WireException(
           WireException.VERSION,

@@ -160,8 +160,15 @@ final class NbdRequestDecoder extends BudgetedDecoder {
       }
       int start = in.readerIndex();
       if (in.getInt(start) != Nbd.REQUEST_MAGIC) {
+        if (!out.isEmpty()) {
+          // The requests decoded before it go on first (ByteToMessageDecoder calls us again);
+          // closing now would apply them with their replies dropped.
+          return;
+        }
         LOG.warning(ctx.channel().remoteAddress() + ": bad NBD request magic, closing");
         in.skipBytes(in.readableBytes());
+        // Their replies wait for the end of the read pass: send them before closing.
+        ctx.flush();
         ctx.close();
         return;
       }

@@ -100,10 +100,19 @@ public record Superblock(
             block.get(Blocks.LONG, SuperblockDescriptor.GENERATION_OFFSET),
             block.get(Blocks.LONG, SuperblockDescriptor.EPOCH_OFFSET),
             block.get(Blocks.LONG, SuperblockDescriptor.STORE_ID_OFFSET));
-    if (sb.segmentBytes <= 0
+    // Every field a mount computes with is checked here: the crc only proves the block is as
+    // written, not that the writer was sane. Segments end inside shardBytes without overflow
+    // (both counts are positive ints, so their product fits a long).
+    if (sb.shardCount <= 0
+        || sb.shard < 0
+        || sb.shard >= sb.shardCount
+        || sb.segmentBytes <= 0
         || sb.segmentBytes % Blocks.SIZE != 0
         || sb.segmentCount <= 0
-        || sb.segmentOffset(sb.segmentCount) > sb.shardBytes) {
+        || sb.firstSegmentOffset < (long) SuperblockDescriptor.COPIES * Blocks.SIZE
+        || sb.firstSegmentOffset % Blocks.SIZE != 0
+        || sb.shardBytes <= sb.firstSegmentOffset
+        || sb.shardBytes - sb.firstSegmentOffset < (long) sb.segmentCount * sb.segmentBytes) {
       throw new CorruptRecordException("superblock geometry is inconsistent: " + sb);
     }
     return sb;

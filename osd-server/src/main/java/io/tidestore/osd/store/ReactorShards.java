@@ -240,8 +240,9 @@ final class ReactorShards implements PassHook {
   public void endOfPass() {
     queue.beginBatch();
     try {
+      long now = System.nanoTime(); // one clock read for every shard of the pass
       for (ShardStore shard : shards) {
-        shard.endOfPass();
+        shard.endOfPass(now);
       }
     } finally {
       try {

@@ -319,7 +319,17 @@ public final class Journal implements SealedRecords.Owner {
     }
   }
 
-  /** Seals the open batch if its oldest operation waited too long (rule 3). */
+  /**
+   * Seals the open batch if its oldest operation waited too long (rule 3). Reads the clock only
+   * when a batch is open: it runs on every call into the shard, reads included.
+   */
+  public void checkAge() {
+    if (open != null && open.ops > 0) {
+      checkAge(System.nanoTime());
+    }
+  }
+
+  /** {@link #checkAge()} at {@code nowNanos}. */
   public void checkAge(long nowNanos) {
     if (open != null
         && open.ops > 0

@@ -122,6 +122,12 @@ final class LogShard implements ShardStore, Journal.Listener {
   }
 
   private void enter() {
+    owned();
+    journal.checkAge();
+  }
+
+  /** Throws unless called on the owner thread of an open shard. */
+  private void owned() {
     if (Thread.currentThread() != owner) {
       throw new IllegalStateException(
           "shard "
@@ -134,7 +140,6 @@ final class LogShard implements ShardStore, Journal.Listener {
     if (closed) {
       throw new IllegalStateException("shard " + ctx.shard + " is closed");
     }
-    journal.checkAge(System.nanoTime());
   }
 
   @Override
@@ -326,19 +331,18 @@ final class LogShard implements ShardStore, Journal.Listener {
   // ---------------------------------------------------------------- loop hook, apply
 
   @Override
-  public void endOfPass() {
-    enter();
-    pass();
+  public void endOfPass(long nowNanos) {
+    owned(); // no age check: the pass seals the open batch anyway
+    pass(nowNanos);
   }
 
   /** One round of background work: free space, retry waits, start reads, write the batch. */
-  private void pass() {
+  private void pass(long now) {
     // Segments that overwrites emptied and a durable checkpoint covers are free at once, without
     // waiting for the next checkpoint.
     ctx.segments.reclaim(checkpointer.durableSeq());
     space.retry();
     reads.pump();
-    long now = System.nanoTime();
     checkpointer.retryIfDue(now);
     scrubber.tick(now);
     cleaner.maybeStart();
@@ -430,7 +434,7 @@ final class LogShard implements ShardStore, Journal.Listener {
       if (left <= 0) {
         return false;
       }
-      pass();
+      pass(System.nanoTime());
       try {
         ctx.queue.await(Math.min(left, 50_000_000L));
       } catch (IOException ex) {

@@ -5,12 +5,18 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tidestore.store.cache.CacheStats;
 import io.tidestore.store.cache.ExtentCache;
+import io.tidestore.store.cache.PolicyKind;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 
 /**
  * The extent caches' counters and sizes per shard (tag {@code shard}); the memory budget is {@link
  * MemoryMetrics}'. {@link CacheStats} getters are safe to read from the metrics thread.
+ *
+ * <p>{@code tidestore.cache.policy{shard, policy}} is 1 for the policy a shard's cache runs and 0
+ * for the others (an info metric, as Prometheus names them): the policy can be switched at run
+ * time, so a hit ratio per policy is the hit and miss rates joined on it ({@code ... * on
+ * (instance, shard) group_left (policy) (tidestore_cache_policy == 1)}), which the dashboard does.
  */
 public final class CacheMetrics {
   private CacheMetrics() {}
@@ -90,6 +96,13 @@ public final class CacheMetrics {
           stats,
           tag,
           CacheStats::amBytes);
+      for (PolicyKind kind : PolicyKind.values()) {
+        String name = kind.configName();
+        Gauge.builder("tidestore.cache.policy", stats, st -> name.equals(st.policy()) ? 1 : 0)
+            .description("1 for the replacement policy the shard's cache runs, 0 for the others")
+            .tags("shard", tag, "policy", name)
+            .register(registry);
+      }
     }
   }
 

@@ -36,6 +36,10 @@ public final class MemoryMetrics {
         .baseUnit("bytes")
         .description("Off-heap memory reserved now, all uses")
         .register(registry);
+    Gauge.builder("process.resident.memory", ResidentMemory::bytes)
+        .baseUnit("bytes")
+        .description("Resident set size of the daemon's process (VmRSS), or NaN where unknown")
+        .register(registry);
   }
 
   /**

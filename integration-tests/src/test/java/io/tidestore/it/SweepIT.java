@@ -90,6 +90,13 @@ class SweepIT {
     // Scraped with each sample: the reactors' utilization beside their CPU.
     assertTrue(point.contains("\"reactorUtilization\" : {\n"), point);
     assertTrue(point.contains("\"reactor-0\" : "), point);
+    // And the server's context switches, summed over its threads, per sample and per op.
+    assertTrue(
+        java.util.regex.Pattern.compile("\"contextSwitchesPerSecond\" : [0-9]")
+            .matcher(point)
+            .find(),
+        point);
+    assertTrue(point.contains("\"serverContextSwitchesPerOp\" : "), point);
 
     Path compared = dir.resolve("compare");
     try (OsdProcess compare =
@@ -106,6 +113,7 @@ class SweepIT {
     String md = Files.readString(compared.resolve("compare.md"));
     assertTrue(md.startsWith("# Comparison: A vs B"), md);
     assertTrue(md.contains("### B - seqwrite64k"), md);
+    assertTrue(md.contains("| µs OSD CPU per op | context switches per op |"), md);
     assertTrue(Files.size(compared.resolve("charts/randread4k-latency.svg")) > 0);
   }
 

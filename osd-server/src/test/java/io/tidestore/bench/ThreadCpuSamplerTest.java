@@ -15,7 +15,21 @@ class ThreadCpuSamplerTest {
   @TempDir Path proc;
 
   private void task(int tid, String comm, long utime, long stime) throws Exception {
+    task(tid, comm, utime, stime, 0, 0);
+  }
+
+  private void task(int tid, String comm, long utime, long stime, long voluntary, long involuntary)
+      throws Exception {
     Path dir = Files.createDirectories(proc.resolve("task").resolve(Integer.toString(tid)));
+    Files.writeString(
+        dir.resolve("status"),
+        "Name:\t"
+            + comm
+            + "\nState:\tS (sleeping)\nvoluntary_ctxt_switches:\t"
+            + voluntary
+            + "\nnonvoluntary_ctxt_switches:\t"
+            + involuntary
+            + "\n");
     // proc(5) stat: pid (comm) state ppid ... utime(14) stime(15) ...
     StringBuilder stat = new StringBuilder(tid + " (" + comm + ") S 1");
     for (int field = 5; field <= 13; field++) {
@@ -50,6 +64,21 @@ class ThreadCpuSamplerTest {
     var summary = sampler.summarize(0.5);
     assertEquals(155.0, summary.cpuPercent(), 1e-9);
     assertEquals(0, sampler.summarize(1.0).cpuPercent());
+  }
+
+  @Test
+  void contextSwitchesAreSummedOverThreadsPerSecond() throws Exception {
+    Files.writeString(proc.resolve("statm"), "1000 25600 0 0 0 0 0\n");
+    task(10, "op-worker-0", 0, 0, 1000, 10);
+    task(11, "op-worker-1", 0, 0, 500, 0);
+    ThreadCpuSampler sampler = new ThreadCpuSampler(proc, 100, 4096);
+    assertTrue(sampler.sample(0.0));
+    task(10, "op-worker-0", 0, 0, 1800, 30); // +820
+    task(11, "op-worker-1", 0, 0, 880, 0); // +380
+    task(12, "finisher", 0, 0, 200, 0); // a thread born in the interval: all of its 200 count
+    assertTrue(sampler.sample(2.0));
+    assertEquals(700.0, sampler.samples().getFirst().contextSwitchesPerSecond(), 1e-9);
+    assertEquals(700.0, sampler.summarize(0.5).contextSwitchesPerSecond(), 1e-9);
   }
 
   @Test

@@ -16,7 +16,10 @@ import java.util.TreeMap;
  * Samples a server process's CPU per thread and its RSS from {@code /proc/PID/task/TID/stat} and
  * {@code /proc/PID/statm}, as the seeds did with {@code top}: percent of one core (100 = one core
  * busy), RSS in MiB. Threads are grouped by name ({@code comm}), so the reactors, the classic
- * engine's workers, JIT and GC each get a curve.
+ * engine's workers, JIT and GC each get a curve. Also the process's context switches per second,
+ * voluntary and involuntary summed over its threads ({@code /proc/PID/task/TID/status}): a thread
+ * pool hands each op from thread to thread and a run-to-completion reactor does not, and the
+ * switches per op show it.
  *
  * <p>Not thread-safe: one sampling thread calls {@link #sample(double)}; read the results after.
  */
@@ -27,19 +30,32 @@ public final class ThreadCpuSampler {
    * @param reactorUtilization busy percent of each reactor's last second by thread name, from the
    *     daemon's metrics when the sweep scrapes them (empty otherwise); not CPU, so not in {@link
    *     #totalCpu}
+   * @param contextSwitchesPerSecond the process's voluntary + involuntary context switches per
+   *     second over the interval; NaN where unobserved
    */
   public record Sample(
       double seconds,
       Map<String, Double> cpuByThread,
       double rssMiB,
-      Map<String, Double> reactorUtilization) {
+      Map<String, Double> reactorUtilization,
+      Double contextSwitchesPerSecond) {
     public Sample {
-      // Points written before the field existed read back without it.
+      // Points written before these fields existed read back without them.
       reactorUtilization = reactorUtilization == null ? Map.of() : reactorUtilization;
+      contextSwitchesPerSecond =
+          contextSwitchesPerSecond == null ? Double.NaN : contextSwitchesPerSecond;
     }
 
     public Sample(double seconds, Map<String, Double> cpuByThread, double rssMiB) {
-      this(seconds, cpuByThread, rssMiB, Map.of());
+      this(seconds, cpuByThread, rssMiB, Map.of(), Double.NaN);
+    }
+
+    public Sample(
+        double seconds,
+        Map<String, Double> cpuByThread,
+        double rssMiB,
+        Map<String, Double> reactorUtilization) {
+      this(seconds, cpuByThread, rssMiB, reactorUtilization, Double.NaN);
     }
 
     /** The whole process's CPU, percent of one core. */
@@ -48,13 +64,18 @@ public final class ThreadCpuSampler {
     }
   }
 
-  /** Averages over a window of samples. */
-  public record Summary(double cpuPercent, double rssMiB, Map<String, Double> cpuByThread) {}
+  /** Averages over a window of samples; context switches per second NaN where unobserved. */
+  public record Summary(
+      double cpuPercent,
+      double rssMiB,
+      Map<String, Double> cpuByThread,
+      double contextSwitchesPerSecond) {}
 
   private final Path procDir;
   private final double ticksPerSecond;
   private final long pageSize;
   private final Map<Integer, Long> lastTicks = new HashMap<>();
+  private final Map<Integer, Long> lastSwitches = new HashMap<>();
   private final List<Sample> samples = new ArrayList<>();
   private double lastSeconds = Double.NaN;
 
@@ -80,6 +101,7 @@ public final class ThreadCpuSampler {
    */
   public boolean sample(double seconds) throws IOException {
     Map<Integer, Long> ticks = new HashMap<>();
+    Map<Integer, Long> switches = new HashMap<>();
     Map<Integer, String> names = new HashMap<>();
     try (DirectoryStream<Path> tasks = Files.newDirectoryStream(procDir.resolve("task"))) {
       for (Path task : tasks) {
@@ -97,6 +119,10 @@ public final class ThreadCpuSampler {
         String[] fields = stat.substring(close + 2).split(" ");
         // Fields 14 and 15 of proc(5) (utime, stime) are at 11 and 12 after the comm.
         ticks.put(tid, Long.parseLong(fields[11]) + Long.parseLong(fields[12]));
+        long cs = contextSwitches(task);
+        if (cs >= 0) {
+          switches.put(tid, cs);
+        }
       }
     } catch (NoSuchFileException e) {
       return false;
@@ -111,12 +137,42 @@ public final class ThreadCpuSampler {
             double percent = 100.0 * delta / ticksPerSecond / elapsed;
             cpu.merge(names.get(tid), percent, Double::sum);
           });
-      samples.add(new Sample(seconds, cpu, rss));
+      double switchRate = Double.NaN;
+      if (!switches.isEmpty()) {
+        long delta = 0;
+        for (Map.Entry<Integer, Long> e : switches.entrySet()) {
+          delta += e.getValue() - lastSwitches.getOrDefault(e.getKey(), 0L);
+        }
+        switchRate = delta / elapsed;
+      }
+      samples.add(new Sample(seconds, cpu, rss, Map.of(), switchRate));
     }
     lastTicks.clear();
     lastTicks.putAll(ticks);
+    lastSwitches.clear();
+    lastSwitches.putAll(switches);
     lastSeconds = seconds;
     return true;
+  }
+
+  /** voluntary_ctxt_switches + nonvoluntary_ctxt_switches of one task, or -1 where unreadable. */
+  private static long contextSwitches(Path task) throws IOException {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(task.resolve("status"), StandardCharsets.US_ASCII);
+    } catch (NoSuchFileException e) {
+      return -1;
+    }
+    long sum = 0;
+    int found = 0;
+    for (String line : lines) {
+      if (line.startsWith("voluntary_ctxt_switches:")
+          || line.startsWith("nonvoluntary_ctxt_switches:")) {
+        sum += Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+        found++;
+      }
+    }
+    return found == 2 ? sum : -1;
   }
 
   private double rssMiB() throws IOException {
@@ -144,16 +200,19 @@ public final class ThreadCpuSampler {
             .filter(s -> s.seconds() > fromSeconds && s.seconds() - 0.5 <= toSeconds)
             .toList();
     if (window.isEmpty()) {
-      return new Summary(0, 0, Map.of());
+      return new Summary(0, 0, Map.of(), Double.NaN);
     }
     Map<String, Double> perThread = new TreeMap<>();
     double cpu = 0;
     double rss = 0;
+    double switches = 0;
     for (Sample s : window) {
       cpu += s.totalCpu();
       rss += s.rssMiB();
+      switches += s.contextSwitchesPerSecond(); // NaN when any sample lacks them
       s.cpuByThread().forEach((name, c) -> perThread.merge(name, c / window.size(), Double::sum));
     }
-    return new Summary(cpu / window.size(), rss / window.size(), perThread);
+    return new Summary(
+        cpu / window.size(), rss / window.size(), perThread, switches / window.size());
   }
 }

@@ -58,12 +58,13 @@ public final class CompareReport {
       List<Charts.Curve> curves = new ArrayList<>();
       String axis = "IOPS";
       md.append("| run | peak ")
-          .append("throughput | at iodepth | clat_ms | OSD_cpu | throughput per OSD core |\n")
-          .append("| --- | --- | --- | --- | --- | --- |\n");
+          .append("throughput | at iodepth | clat_ms | OSD_cpu | throughput per OSD core ")
+          .append("| µs OSD CPU per op | context switches per op |\n")
+          .append("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
       for (Run run : runs) {
         List<PointRecord> points = data.get(run).get(workload);
         if (points == null || points.isEmpty()) {
-          md.append("| ").append(run.label()).append(" | not run | | | | |\n");
+          md.append("| ").append(run.label()).append(" | not run | | | | | | |\n");
           continue;
         }
         axis = RunReport.axis(points);
@@ -71,14 +72,14 @@ public final class CompareReport {
         curves.add(RunReport.curve(run.label(), points, hide));
         PointRecord peak = peak(points, hide);
         if (peak == null) {
-          md.append("| ").append(run.label()).append(" | every point hidden | | | | |\n");
+          md.append("| ").append(run.label()).append(" | every point hidden | | | | | | |\n");
           continue;
         }
         double throughput = throughput(peak);
         md.append(
             String.format(
                 Locale.ROOT,
-                "| %s | %.2f %s | %d | %.3f | %.1f | %s |%n",
+                "| %s | %.2f %s | %d | %.3f | %.1f | %s | %s | %s |%n",
                 run.label(),
                 throughput,
                 axis.startsWith("IOPS") ? "IOPS" : "MiB/s",
@@ -88,7 +89,9 @@ public final class CompareReport {
                 Double.isNaN(peak.serverCpuPercent()) || peak.serverCpuPercent() <= 0
                     ? "n/a"
                     : String.format(
-                        Locale.ROOT, "%.2f", throughput / (peak.serverCpuPercent() / 100.0))));
+                        Locale.ROOT, "%.2f", throughput / (peak.serverCpuPercent() / 100.0)),
+                orNa("%.1f", peak.serverCpuMicrosPerOp()),
+                orNa("%.2f", peak.serverContextSwitchesPerOp())));
       }
       Charts.responseLatency(
           charts.resolve(workload + "-latency"),
@@ -116,6 +119,10 @@ public final class CompareReport {
     Path report = out.resolve("compare.md");
     Files.writeString(report, md.toString(), StandardCharsets.UTF_8);
     return report;
+  }
+
+  private static String orNa(String format, double value) {
+    return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, format, value);
   }
 
   private static double throughput(PointRecord p) {

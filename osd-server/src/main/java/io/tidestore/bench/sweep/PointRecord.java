@@ -17,6 +17,8 @@ import java.util.Map;
  * @param serverRssMiB the server's RSS after the ramp (NaN if unobserved)
  * @param serverCpuByThread per thread name, percent of one core
  * @param samples the server samples of the whole point, ramp included, time since sweep start
+ * @param serverContextSwitchesPerOp the server's context switches (voluntary + involuntary, all
+ *     threads) per completed I/O after the ramp; NaN if unobserved (and in points written before)
  */
 record PointRecord(
     String workload,
@@ -27,4 +29,15 @@ record PointRecord(
     double serverCpuPercent,
     double serverRssMiB,
     Map<String, Double> serverCpuByThread,
-    List<ThreadCpuSampler.Sample> samples) {}
+    List<ThreadCpuSampler.Sample> samples,
+    Double serverContextSwitchesPerOp) {
+  PointRecord {
+    serverContextSwitchesPerOp =
+        serverContextSwitchesPerOp == null ? Double.NaN : serverContextSwitchesPerOp;
+  }
+
+  /** The server's CPU per completed I/O in microseconds; NaN if unobserved. */
+  double serverCpuMicrosPerOp() {
+    return metrics.iops() > 0 ? serverCpuPercent / 100.0 / metrics.iops() * 1e6 : Double.NaN;
+  }
+}

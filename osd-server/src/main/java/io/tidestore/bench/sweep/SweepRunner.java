@@ -99,7 +99,10 @@ public final class SweepRunner {
                 server == null ? Double.NaN : server.cpuPercent(),
                 server == null ? Double.NaN : server.rssMiB(),
                 server == null ? Map.of() : server.cpuByThread(),
-                samples);
+                samples,
+                server == null || metrics.iops() <= 0
+                    ? Double.NaN
+                    : server.contextSwitchesPerSecond() / metrics.iops());
         write(points.resolve(name + ".json"), record);
         records.add(record);
         progress.println(progressLine(done, workload, iodepth, record));
@@ -190,7 +193,8 @@ public final class SweepRunner {
                 s.seconds() + offset,
                 s.cpuByThread(),
                 s.rssMiB(),
-                utilizationAt.getOrDefault(s.seconds(), Map.of())));
+                utilizationAt.getOrDefault(s.seconds(), Map.of()),
+                s.contextSwitchesPerSecond()));
       }
       var window = FioJson.measuredWindowEpochMs(engineJson);
       return window.isPresent()

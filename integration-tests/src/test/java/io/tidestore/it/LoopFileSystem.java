@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A small ext4 file system on a loop device, mounted for a test (which must run as root): a file
@@ -91,12 +92,34 @@ final class LoopFileSystem implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Unmounts, waiting up to 30 s while the file system is busy: a daemon just killed may still hold
+   * its files (an io_uring ring drops them in the kernel after the process is gone). Still busy
+   * then, it is detached lazily, so a failed test never leaves a mount behind.
+   */
+  private void unmount() throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      Process p =
+          new ProcessBuilder("umount", mountPoint.toString()).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (p.waitFor() == 0) {
+        return;
+      }
+      if (!out.contains("busy") || System.nanoTime() > deadline) {
+        run("umount", "--lazy", mountPoint.toString());
+        return;
+      }
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100)); // the kernel's release, no event
+    }
+  }
+
   @Override
   public void close() throws Exception {
     try {
       if (mounted) {
         mounted = false;
-        run("umount", mountPoint.toString());
+        unmount();
       }
     } finally {
       run("losetup", "-d", device);

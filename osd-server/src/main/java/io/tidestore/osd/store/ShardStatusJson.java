@@ -2,12 +2,14 @@ package io.tidestore.osd.store;
 
 import io.tidestore.store.api.ScrubStats;
 import io.tidestore.store.api.ShardStats;
+import io.tidestore.store.api.ShardStore;
 import java.time.Instant;
 
 /**
  * The shards' members of the {@code /status} JSON: {@code "health"} ({@code ok}, or {@code
  * degraded} while a shard is read-only or the scrub has found damage) and {@code "shards"}, one
- * object per shard with its read-only state and reason, deferred checkpoints and scrub (fields in
+ * object per shard with its read-only state and reason, its space (capacity, live data, free
+ * segments: a full shard is not an unhealthy one), deferred checkpoints and scrub (fields in
  * docs/reliability.md).
  */
 final class ShardStatusJson {
@@ -29,6 +31,9 @@ final class ShardStatusJson {
       degraded |= s.readOnly() || s.scrub().errors() > 0;
       json.append(",\"read_only\":").append(s.readOnly());
       json.append(",\"read_only_reason\":").append(quoted(s.readOnlyReason()));
+      json.append(",\"capacity_bytes\":").append(s.capacityBytes());
+      json.append(",\"used_bytes\":").append(s.liveBlocks() * ShardStore.BLOCK_SIZE);
+      json.append(",\"free_bytes\":").append((long) s.segmentsFree() * s.segmentBytes());
       json.append(",\"checkpoints_deferred\":").append(s.checkpointsDeferred());
       json.append(",\"scrub\":").append(scrub(s.scrub())).append('}');
     }

@@ -98,6 +98,16 @@ final class Checkpointer implements IoCompletion {
     }
   }
 
+  /**
+   * {@link #request} when the shard closes: at once, even while a checkpoint that found the file
+   * system full waits out {@link #RETRY_NANOS}, since no retry comes after the close and room may
+   * have been made meanwhile. Still full, it fails again and the next mount replays the journal.
+   */
+  void requestAtClose() {
+    retryAt = System.nanoTime();
+    request();
+  }
+
   /** Checkpoints that found the file system full (each retried later). */
   long failedNoSpace() {
     return failedNoSpace;

@@ -456,7 +456,7 @@ final class LogShard implements ShardStore, Journal.Listener {
     }
     awaitIdle(30_000_000_000L);
     if (!readOnly() && journal.idle()) {
-      checkpointer.request();
+      checkpointer.requestAtClose();
       awaitIdle(30_000_000_000L);
     }
     closed = true;

@@ -86,18 +86,23 @@ class DeviceFaultTest {
     }
   }
 
+  /** Checkpoint writes meet ENOSPC while {@code full[0]}: the file system under them is full. */
+  private static void checkpointsFindNoRoomWhile(StoreHarness h, boolean[] full) {
+    ((SimIoQueue) h.queue)
+        .faultWhen(
+            (op, path) ->
+                full[0]
+                        && path.getFileName().toString().contains("ckpt")
+                        && op != IoOpException.Op.READ
+                    ? IoFault.ENOSPC
+                    : null);
+  }
+
   @Test
   void checkpointFindingTheFileSystemFullIsRetriedAndWritesGoOn() throws IOException {
     try (StoreHarness h = new StoreHarness(dir, 13, StoreHarness.testConfig())) {
-      SimIoQueue q = (SimIoQueue) h.queue;
       boolean[] full = {true};
-      q.faultWhen(
-          (op, path) ->
-              full[0]
-                      && path.getFileName().toString().contains("ckpt")
-                      && op != IoOpException.Op.READ
-                  ? IoFault.ENOSPC
-                  : null);
+      checkpointsFindNoRoomWhile(h, full);
       ObjectKey a = new ObjectKey(1, "a");
       long checkpointsBefore = h.shard.stats().checkpoints();
       // Well past checkpointEveryBytes (512 KiB in the test config), each write acknowledged.
@@ -111,6 +116,28 @@ class DeviceFaultTest {
       until(h, () -> h.shard.stats().checkpoints() > checkpointsBefore, "a retry lands");
       h.crashAndRemount();
       for (int i = 32; i < 48; i++) {
+        assertArrayEquals(filled(32 << 10, i), h.read(a, (i % 16) * 32768L, 32 << 10));
+      }
+    }
+  }
+
+  @Test
+  void closeWritesTheCheckpointAFullFileSystemDeferredWithoutWaitingForTheRetry()
+      throws IOException {
+    try (StoreHarness h = new StoreHarness(dir, 14, StoreHarness.testConfig())) {
+      boolean[] full = {true};
+      checkpointsFindNoRoomWhile(h, full);
+      ObjectKey a = new ObjectKey(1, "a");
+      for (int i = 0; i < 24; i++) {
+        h.write(a, (i % 16) * 32768L, filled(32 << 10, i));
+      }
+      assertTrue(h.shard.stats().checkpointsDeferred() > 0, "a checkpoint was deferred");
+      // Room is made and the daemon stops before the retry is due: closing is the last chance to
+      // write the checkpoint, so it tries at once rather than leave the journal to replay.
+      full[0] = false;
+      h.remount();
+      assertEquals(0, ((LogShard) h.shard).replayedRecords(), "the close wrote a checkpoint");
+      for (int i = 8; i < 24; i++) {
         assertArrayEquals(filled(32 << 10, i), h.read(a, (i % 16) * 32768L, 32 << 10));
       }
     }

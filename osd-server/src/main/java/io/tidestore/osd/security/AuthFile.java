@@ -1,7 +1,7 @@
 package io.tidestore.osd.security;
 
+import io.tidestore.osd.config.Utf8Lines;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,9 +28,11 @@ public final class AuthFile {
   public static AuthFile read(Path path) throws IOException {
     List<String> lines;
     try {
-      lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+      lines = Utf8Lines.decode(Files.readAllBytes(path));
     } catch (IOException e) {
       throw new IOException("--auth-file " + path + ": cannot read it: " + e.getMessage(), e);
+    } catch (Utf8Lines.NotUtf8Exception e) {
+      throw new IOException(path + ":" + e.line() + ": not UTF-8", e);
     }
     return parse(path, lines);
   }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The daemon's {@code --auth-file}: one grant per line, {@code NAME allow r|rw|* [image=IMAGE]
@@ -16,6 +17,12 @@ import java.util.Map;
  * or one without a certificate, may do nothing. Read once at startup; immutable.
  */
 public final class AuthFile {
+  /**
+   * What a pool may be called (the cluster map's rule, {@code MapChanges}): a grant for a pool no
+   * pool can be named after would silently grant nothing.
+   */
+  private static final Pattern POOL_NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,64}");
+
   private final Path path;
   private final Map<String, List<Grant>> grants;
 
@@ -71,6 +78,10 @@ public final class AuthFile {
       if (image != null && !ImageObjects.validImageName(image)) {
         throw new IOException(
             where + "image=" + image + " is not an image name (1-64 of A-Z a-z 0-9 _ -)");
+      }
+      if (pool != null && !POOL_NAME.matcher(pool).matches()) {
+        throw new IOException(
+            where + "pool=" + pool + " is not a pool name (1-64 of A-Z a-z 0-9 _ . -)");
       }
       grants.computeIfAbsent(words[0], k -> new ArrayList<>()).add(new Grant(access, image, pool));
     }

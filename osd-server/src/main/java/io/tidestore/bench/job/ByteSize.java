@@ -14,7 +14,7 @@ public final class ByteSize {
   public static long parse(String text) {
     String s = text.strip().toLowerCase(Locale.ROOT);
     int end = 0;
-    while (end < s.length() && Character.isDigit(s.charAt(end))) {
+    while (end < s.length() && isDigit(s.charAt(end))) {
       end++;
     }
     if (end == 0) {
@@ -48,6 +48,14 @@ public final class ByteSize {
       throw new IllegalArgumentException("'" + text + "' is too large");
     }
     return number << shift;
+  }
+
+  /**
+   * An ASCII digit: fio reads only these, and job files are passed on to fio as written ({@code
+   * Character.isDigit} and {@code Long.parseLong} also take other scripts' digits).
+   */
+  static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
   }
 
   /** Formats bytes the way fio's job files write them, e.g. 65536 -> "64k". */

@@ -90,6 +90,10 @@ public final class FioJobFile {
           jobs.add(build(source, sectionLine, section, current));
         }
         section = line.substring(1, line.length() - 1).strip();
+        if (section.isEmpty()) {
+          // fio needs a name for a job; "[]" rendered back by FioJob.toJobFile would not parse
+          throw new IllegalArgumentException(where + ": section without a name '" + line + "'");
+        }
         sectionLine = n + 1;
         current = section.equals("global") ? global : new LinkedHashMap<>(global);
         continue;
@@ -217,7 +221,13 @@ public final class FioJobFile {
 
   private static int positiveIntOrZero(String key, String value) {
     try {
-      int v = Integer.parseInt(value.strip());
+      String digits = value.strip();
+      if (!digits.chars().allMatch(c -> c < 0x80)) {
+        // Integer.parseInt reads any script's digits; fio, which gets the option as written,
+        // reads only ASCII
+        throw new NumberFormatException(digits);
+      }
+      int v = Integer.parseInt(digits);
       if (v < 0) {
         throw new IllegalArgumentException(key + "=" + value + " is negative");
       }
@@ -242,7 +252,7 @@ public final class FioJobFile {
   static double seconds(String key, String value) {
     String s = value.strip().toLowerCase(Locale.ROOT);
     int end = 0;
-    while (end < s.length() && (Character.isDigit(s.charAt(end)) || s.charAt(end) == '.')) {
+    while (end < s.length() && (ByteSize.isDigit(s.charAt(end)) || s.charAt(end) == '.')) {
       end++;
     }
     if (end == 0) {
@@ -264,6 +274,10 @@ public final class FioJobFile {
           case "d" -> 86400;
           default -> throw new IllegalArgumentException(key + "=" + value + " has an unknown unit");
         };
-    return number * unit;
+    double seconds = number * unit;
+    if (!Double.isFinite(seconds)) {
+      throw new IllegalArgumentException(key + "=" + value + " is too large");
+    }
+    return seconds;
   }
 }

@@ -77,11 +77,16 @@ public record RandomDistribution(Kind kind, double parameter, List<Zone> zones) 
       throw new IllegalArgumentException(
           "a distribution center ('" + text + "') is not supported by tidestore bench");
     }
+    double value;
     try {
-      return Double.parseDouble(first);
+      value = Double.parseDouble(first);
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(message, e);
     }
+    if (!Double.isFinite(value)) {
+      throw new IllegalArgumentException("'" + first + "' is too large: " + message);
+    }
+    return value;
   }
 
   private static List<Zone> zones(String args) {

@@ -56,6 +56,20 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       return;
     }
     QueryStringDecoder query = new QueryStringDecoder(request.uri());
+    try {
+      // Decoded here, not lazily inside a page, so a bad %-escape is the client's 400 and never
+      // an exception out of this handler (no answer) or out of a page (a 500).
+      query.path();
+      query.parameters();
+    } catch (IllegalArgumentException e) {
+      send(
+          ctx,
+          request,
+          Response.error(400, "bad request target: " + e.getMessage()),
+          null,
+          HttpUtil.isKeepAlive(request));
+      return;
+    }
     AdminPage page = pages.get(query.path());
     Response response;
     if (page == null) {

@@ -102,6 +102,42 @@ public final class AdminHttpServer implements AutoCloseable {
       Supplier<String> statusJson,
       CachePolicySwitch cachePolicy)
       throws IOException {
+    Map<String, AdminPage> pages = pages(metrics, dumpMetricsJson, statusJson, cachePolicy);
+    MultiThreadIoEventLoopGroup loop =
+        new MultiThreadIoEventLoopGroup(
+            1,
+            (ThreadFactory) r -> new FastThreadLocalThread(r, "tidestore-admin-http"),
+            NioIoHandler.newFactory());
+    ServerBootstrap bootstrap =
+        new ServerBootstrap()
+            .group(loop)
+            .channel(NioServerSocketChannel.class)
+            .childHandler(
+                new ChannelInitializer<Channel>() {
+                  @Override
+                  protected void initChannel(Channel ch) {
+                    initConnection(ch, pages, security, tls);
+                  }
+                });
+    try {
+      Channel listener = bootstrap.bind(address).sync().channel();
+      return new AdminHttpServer(loop, listener, pages);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      loop.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+      throw new IOException("interrupted while binding " + address, e);
+    } catch (RuntimeException e) {
+      loop.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+      throw new IOException("cannot listen on " + address + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The pages every admin listener serves; {@link #post} adds the daemon's own. */
+  static Map<String, AdminPage> pages(
+      Supplier<String> metrics,
+      UnaryOperator<String> dumpMetricsJson,
+      Supplier<String> statusJson,
+      CachePolicySwitch cachePolicy) {
     Map<String, AdminPage> pages = new ConcurrentSkipListMap<>();
     pages.put(
         "/metrics", AdminPage.get(Need.READ, q -> Response.ok(PROMETHEUS_TEXT, metrics.get())));
@@ -116,38 +152,18 @@ public final class AdminHttpServer implements AutoCloseable {
             Set.of(HttpMethod.POST),
             Need.ADMIN,
             q -> switchPolicy(cachePolicy, q.parameter("policy"))));
-    MultiThreadIoEventLoopGroup loop =
-        new MultiThreadIoEventLoopGroup(
-            1,
-            (ThreadFactory) r -> new FastThreadLocalThread(r, "tidestore-admin-http"),
-            NioIoHandler.newFactory());
-    ServerBootstrap bootstrap =
-        new ServerBootstrap()
-            .group(loop)
-            .channel(NioServerSocketChannel.class)
-            .childHandler(
-                new ChannelInitializer<Channel>() {
-                  @Override
-                  protected void initChannel(Channel ch) {
-                    ch.pipeline()
-                        .addLast("idle", new IdleStateHandler(0, 0, IDLE_SECONDS, TimeUnit.SECONDS))
-                        .addLast("http", new HttpServerCodec())
-                        .addLast("aggregate", new HttpObjectAggregator(MAX_REQUEST_BYTES))
-                        .addLast("pages", new AdminHandler(pages, security));
-                    security.protect(ch, tls, "admin http");
-                  }
-                });
-    try {
-      Channel listener = bootstrap.bind(address).sync().channel();
-      return new AdminHttpServer(loop, listener, pages);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      loop.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
-      throw new IOException("interrupted while binding " + address, e);
-    } catch (RuntimeException e) {
-      loop.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
-      throw new IOException("cannot listen on " + address + ": " + e.getMessage(), e);
-    }
+    return pages;
+  }
+
+  /** The handlers of one admin connection, TLS first when {@code tls} wants it. */
+  static void initConnection(
+      Channel ch, Map<String, AdminPage> pages, ServerSecurity security, TlsMode tls) {
+    ch.pipeline()
+        .addLast("idle", new IdleStateHandler(0, 0, IDLE_SECONDS, TimeUnit.SECONDS))
+        .addLast("http", new HttpServerCodec())
+        .addLast("aggregate", new HttpObjectAggregator(MAX_REQUEST_BYTES))
+        .addLast("pages", new AdminHandler(pages, security));
+    security.protect(ch, tls, "admin http");
   }
 
   private static Response switchPolicy(CachePolicySwitch cachePolicy, String policy) {
@@ -170,19 +186,22 @@ public final class AdminHttpServer implements AutoCloseable {
    * JSON (200), or 500 with the error. Other methods get 405.
    */
   public void post(String path, Supplier<String> action) {
-    pages.put(
-        path,
-        new AdminPage(
-            Set.of(HttpMethod.POST),
-            Need.ADMIN,
-            q -> {
-              try {
-                return Response.ok(JSON, action.get());
-              } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "admin " + path + " failed", e);
-                return Response.error(500, e.toString());
-              }
-            }));
+    pages.put(path, postPage(path, action));
+  }
+
+  /** {@code POST path} running {@code action} (see {@link #post}). */
+  static AdminPage postPage(String path, Supplier<String> action) {
+    return new AdminPage(
+        Set.of(HttpMethod.POST),
+        Need.ADMIN,
+        q -> {
+          try {
+            return Response.ok(JSON, action.get());
+          } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "admin " + path + " failed", e);
+            return Response.error(500, e.toString());
+          }
+        });
   }
 
   /** The bound address (the real port when 0 was asked for). */

@@ -49,11 +49,29 @@ record AdminPage(Set<HttpMethod> methods, Need need, Responder responder) {
 
     /** {@code {"error":"message"}} with {@code status}. */
     static Response error(int status, String message) {
-      String text = message == null ? "" : message;
       return new Response(
           status,
           "application/json; charset=utf-8",
-          "{\"error\":\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}");
+          "{\"error\":\"" + jsonEscaped(message == null ? "" : message) + "\"}");
+    }
+
+    /**
+     * {@code text} inside a JSON string: quote, backslash and the control characters escaped
+     * (messages quote the request's decoded path and parameters, which may hold any of them).
+     */
+    private static String jsonEscaped(String text) {
+      StringBuilder sb = new StringBuilder(text.length() + 16);
+      for (int i = 0; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (c == '"' || c == '\\') {
+          sb.append('\\').append(c);
+        } else if (c < 0x20) {
+          sb.append(String.format("\\u%04x", (int) c));
+        } else {
+          sb.append(c);
+        }
+      }
+      return sb.toString();
     }
   }
 }

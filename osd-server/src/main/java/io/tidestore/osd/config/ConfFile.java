@@ -1,7 +1,6 @@
 package io.tidestore.osd.config;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -87,9 +86,11 @@ public final class ConfFile {
   public static Map<String, Entry> read(Path file, CommandSpec spec) throws ConfException {
     List<String> lines;
     try {
-      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+      lines = Utf8Lines.decode(Files.readAllBytes(file));
     } catch (IOException e) {
       throw new ConfException("cannot read settings file " + file + ": " + e);
+    } catch (Utf8Lines.NotUtf8Exception e) {
+      throw new ConfException(file + ":" + e.line() + ": not UTF-8");
     }
     Map<String, Entry> entries = new LinkedHashMap<>();
     for (int n = 0; n < lines.size(); n++) {

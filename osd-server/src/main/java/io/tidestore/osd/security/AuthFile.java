@@ -1,13 +1,14 @@
 package io.tidestore.osd.security;
 
+import io.tidestore.osd.config.Utf8Lines;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The daemon's {@code --auth-file}: one grant per line, {@code NAME allow r|rw|* [image=IMAGE]
@@ -16,6 +17,12 @@ import java.util.Map;
  * or one without a certificate, may do nothing. Read once at startup; immutable.
  */
 public final class AuthFile {
+  /**
+   * What a pool may be called (the cluster map's rule, {@code MapChanges}): a grant for a pool no
+   * pool can be named after would silently grant nothing.
+   */
+  private static final Pattern POOL_NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,64}");
+
   private final Path path;
   private final Map<String, List<Grant>> grants;
 
@@ -28,9 +35,11 @@ public final class AuthFile {
   public static AuthFile read(Path path) throws IOException {
     List<String> lines;
     try {
-      lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+      lines = Utf8Lines.decode(Files.readAllBytes(path));
     } catch (IOException e) {
       throw new IOException("--auth-file " + path + ": cannot read it: " + e.getMessage(), e);
+    } catch (Utf8Lines.NotUtf8Exception e) {
+      throw new IOException(path + ":" + e.line() + ": not UTF-8", e);
     }
     return parse(path, lines);
   }
@@ -69,6 +78,10 @@ public final class AuthFile {
       if (image != null && !ImageObjects.validImageName(image)) {
         throw new IOException(
             where + "image=" + image + " is not an image name (1-64 of A-Z a-z 0-9 _ -)");
+      }
+      if (pool != null && !POOL_NAME.matcher(pool).matches()) {
+        throw new IOException(
+            where + "pool=" + pool + " is not a pool name (1-64 of A-Z a-z 0-9 _ . -)");
       }
       grants.computeIfAbsent(words[0], k -> new ArrayList<>()).add(new Grant(access, image, pool));
     }

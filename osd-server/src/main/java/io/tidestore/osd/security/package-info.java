@@ -7,7 +7,8 @@
  * that only loopback may be served without client certificates, and the certificate authority
  * behind {@code tidestore tls init} (Bouncy Castle).
  *
- * <p>Depends on Netty's TLS handler and Bouncy Castle only; the gateways ({@code osd.nbd}, {@code
- * osd.protocol}, {@code osd.admin}), the metrics and the clients use it.
+ * <p>Depends on Netty's TLS handler, Bouncy Castle and {@code osd.config}'s line reading (the auth
+ * file) only; the gateways ({@code osd.nbd}, {@code osd.protocol}, {@code osd.admin}), the metrics
+ * and the clients use it.
  */
 package io.tidestore.osd.security;

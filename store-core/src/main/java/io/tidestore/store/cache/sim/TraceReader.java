@@ -82,14 +82,16 @@ final class TraceReader {
     if (line.isEmpty() || line.startsWith("#")) {
       return;
     }
+    // Plain decimal digits, as the iolog's fields: Long.parseLong alone would also take a sign
+    // and other scripts' digits ("+7", or 7 in Arabic-Indic digits, read as block 7).
+    if (!isUnsigned(line)) {
+      throw new TraceFormatException(source, n, "not a block number", raw);
+    }
     long block;
     try {
       block = Long.parseLong(line);
     } catch (NumberFormatException e) {
-      throw new TraceFormatException(source, n, "not a block number", raw);
-    }
-    if (block < 0) {
-      throw new TraceFormatException(source, n, "negative block number", raw);
+      throw new TraceFormatException(source, n, "block number too large", raw);
     }
     sink.accept(block);
   }

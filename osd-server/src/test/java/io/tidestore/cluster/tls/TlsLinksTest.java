@@ -89,8 +89,9 @@ class TlsLinksTest {
       return new OneLink(listener, admitted);
     }
 
+    /** The address to dial, by IP literal: the monitor's certificate must name 127.0.0.1. */
     InetSocketAddress address() {
-      return (InetSocketAddress) listener.getLocalSocketAddress();
+      return new InetSocketAddress(InetAddress.ofLiteral("127.0.0.1"), listener.getLocalPort());
     }
 
     LinkSecurity.Accepted await() throws Exception {

@@ -176,7 +176,7 @@ class SecurityIT {
 
         cliCommandsSpeakTls();
 
-        String sClient = openSslClient(client("admin"));
+        String sClient = OpenSslClient.handshake(objectPort, client("admin"));
         assertTrue(sClient.contains("Verify return code: 0 (ok)"), sClient);
         assertTrue(sClient.contains("TLSv1.3"), sClient);
         assertServed(admin);
@@ -355,29 +355,6 @@ class SecurityIT {
     command.addAll(tlsFlags);
     command.add("https://127.0.0.1:" + metricsPort + "/metrics");
     return exec(command, null);
-  }
-
-  private String openSslClient(Path client) throws Exception {
-    Result r =
-        exec(
-            List.of(
-                "openssl",
-                "s_client",
-                "-connect",
-                "127.0.0.1:" + objectPort,
-                "-tls1_3",
-                "-verify_return_error",
-                "-verify_ip",
-                "127.0.0.1",
-                "-CAfile",
-                client.resolve("ca-cert.pem").toString(),
-                "-cert",
-                client.resolve("client-cert.pem").toString(),
-                "-key",
-                client.resolve("client-key.pem").toString()),
-            new byte[0]);
-    assertTrue(r.ok(), r.output());
-    return r.output();
   }
 
   /** {@code tidestore ARGS...} from the real jar; fails unless it exits 0; its output. */

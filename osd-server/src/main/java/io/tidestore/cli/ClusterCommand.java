@@ -46,6 +46,14 @@ final class ClusterCommand {
     @Option(names = "--osds", paramLabel = "N", description = "OSDs. Default: ${DEFAULT-VALUE}.")
     int osds = 3;
 
+    @Option(
+        names = "--tls",
+        description =
+            "Run every daemon with --tls require --tls-verify-peer on certificates that tls init"
+                + " makes in DIR/pki (client admin in DIR/pki/clients/admin, which status --dir"
+                + " uses).")
+    boolean tls;
+
     @Override
     public Integer call() throws InterruptedException {
       if (mons < 1 || mons > 7 || mons % 2 == 0) {
@@ -55,7 +63,7 @@ final class ClusterCommand {
         throw new ParameterException(spec.commandLine(), "--osds must be 0-32");
       }
       try {
-        new ClusterLauncher(dir, System.out).up(mons, osds);
+        new ClusterLauncher(dir, System.out).up(mons, osds, tls);
         return 0;
       } catch (IOException e) {
         spec.commandLine().getErr().println("tidestore cluster up: " + e.getMessage());

@@ -1,7 +1,11 @@
 package io.tidestore.cli;
 
 import io.tidestore.cluster.client.MonAddresses;
+import io.tidestore.cluster.tls.TlsLinks;
+import io.tidestore.cluster.wire.LinkSecurity;
 import io.tidestore.osd.cluster.ClusterSettings;
+import io.tidestore.osd.security.SecuritySettings;
+import java.io.IOException;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -38,7 +42,10 @@ final class ClusterJoinOptions {
       description = "With --mon: this OSD's share of the data relative to others. Default: 1.0.")
   double weight = 1.0;
 
-  /** Null for a standalone daemon (no --mon). */
+  /**
+   * Null for a standalone daemon (no --mon). Its links are plaintext: {@link #withTls} lays the
+   * daemon's TLS over them.
+   */
   ClusterSettings settings(CommandSpec spec) {
     if (mon == null) {
       if (id != -1 || host != null) {
@@ -60,10 +67,21 @@ final class ClusterJoinOptions {
           id,
           host != null ? host : HostName.local(),
           weight,
-          ClusterSettings.DEFAULT_HEARTBEAT_INTERVAL);
+          ClusterSettings.DEFAULT_HEARTBEAT_INTERVAL,
+          LinkSecurity.PLAINTEXT);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(
           spec.commandLine(), "Invalid value for option '--mon': " + e.getMessage());
     }
+  }
+
+  /**
+   * {@code cluster} (null: standalone) reaching its monitors with the daemon's TLS ({@code --tls
+   * on|require} with its certificates: it presents its server certificate as a client); fails when
+   * the certificates cannot be used.
+   */
+  static ClusterSettings withTls(ClusterSettings cluster, SecuritySettings security)
+      throws IOException {
+    return cluster == null ? null : cluster.withLinks(TlsLinks.osd(security));
   }
 }

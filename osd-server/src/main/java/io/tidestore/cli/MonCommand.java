@@ -5,6 +5,8 @@ import io.tidestore.cluster.map.FailureDomain;
 import io.tidestore.cluster.wire.MonMessages;
 import io.tidestore.mon.MonDaemon;
 import io.tidestore.mon.MonSettings;
+import io.tidestore.osd.security.ListenPolicy;
+import io.tidestore.osd.security.SecuritySettings;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,6 +16,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -103,12 +106,7 @@ final class MonCommand implements Callable<Integer> {
       description = "Write the monitor's pid here once it is ready; removed on a clean stop.")
   Path pidFile;
 
-  @Option(
-      names = "--insecure",
-      description =
-          "Allow a non-loopback --listen although monitor links have no TLS yet (anyone who can"
-              + " reach it could change the cluster map).")
-  boolean insecure;
+  @Mixin TlsOptions tlsOptions = new TlsOptions();
 
   @Override
   public Integer call() throws Exception {
@@ -173,14 +171,8 @@ final class MonCommand implements Callable<Integer> {
       if (!id.matches("[A-Za-z0-9_-]{1,32}")) {
         throw new IllegalArgumentException("--id '" + id + "' must be 1-32 of A-Z a-z 0-9 _ -");
       }
-      if (!listenAddress.getAddress().isLoopbackAddress() && !insecure) {
-        // The OSD's rule (ListenPolicy); monitor links get TLS with the security work.
-        throw new IllegalArgumentException(
-            "--listen "
-                + MonAddresses.format(listenAddress)
-                + " is not loopback and monitor links have no TLS yet, so anyone who can reach it"
-                + " could change the cluster map: add --insecure if that is what you mean");
-      }
+      SecuritySettings security = tlsOptions.settings();
+      refuseExposure(listenAddress, group, security);
       if (grace.toMillis() < 1000) {
         throw new IllegalArgumentException(
             "--osd-heartbeat-grace must be 1s or more (OSDs beat every 1 s)");
@@ -201,9 +193,41 @@ final class MonCommand implements Callable<Integer> {
           FailureDomain.parse(failureDomain),
           metricsPort,
           pidFile == null ? null : pidFile.toAbsolutePath(),
-          snapshotThreshold);
+          snapshotThreshold,
+          security);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
+
+  /**
+   * The OSD's rule for leaving loopback ({@link ListenPolicy}) on the monitor protocol and the
+   * admin HTTP, and one of the monitor's own: Raft between monitors is plaintext (Ratis 3.2's Netty
+   * transport has no TLS), so a group whose peers are not all on loopback needs {@code --insecure}
+   * whatever the TLS flags say. A lone monitor keeps Raft on loopback.
+   */
+  private static void refuseExposure(
+      InetSocketAddress listen, List<MonMessages.Peer> group, SecuritySettings security) {
+    String refusal = ListenPolicy.refusal(listen.getAddress(), security);
+    if (refusal != null) {
+      throw new IllegalArgumentException(refusal);
+    }
+    if (group.size() < 2 || security.insecure()) {
+      return;
+    }
+    for (MonMessages.Peer peer : group) {
+      InetSocketAddress address = MonAddresses.parseOne(peer.address());
+      if (address.isUnresolved() || !address.getAddress().isLoopbackAddress()) {
+        throw new IllegalArgumentException(
+            "--peers "
+                + peer.id()
+                + "="
+                + peer.address()
+                + " is not loopback, and Raft between monitors (each one's port + 1) is plaintext"
+                + " (Ratis 3.2's Netty transport has no TLS), so anyone who can reach it could"
+                + " change the cluster map: add --insecure if the network between the monitors is"
+                + " trusted (--tls require --tls-verify-peer still protects the monitor protocol)");
+      }
     }
   }
 }

@@ -280,7 +280,8 @@ final class OsdCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     OsdSettings settings = settings();
     ClusterSettings cluster = clusterOptions.settings(spec);
-    try (OsdDaemon daemon = OsdDaemon.start(settings, cluster)) {
+    try (OsdDaemon daemon =
+        OsdDaemon.start(settings, ClusterJoinOptions.withTls(cluster, settings.security()))) {
       if (exitWithParent) {
         // A parent killed by SIGKILL runs no cleanup of its own; without this its daemon would
         // keep the data directory locked and the ports bound forever.
@@ -407,20 +408,9 @@ final class OsdCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    for (String refusal :
-        new String[] {
-          ListenPolicy.refusal(
-              "--listen", address, security.tls(), security.verifyPeer(), security.insecure()),
-          ListenPolicy.refusal(
-              "--admin-listen",
-              security.adminListen(),
-              security.tls(),
-              security.verifyPeer(),
-              security.insecure())
-        }) {
-      if (refusal != null) {
-        throw new ParameterException(spec.commandLine(), refusal);
-      }
+    String refusal = ListenPolicy.refusal(address, security);
+    if (refusal != null) {
+      throw new ParameterException(spec.commandLine(), refusal);
     }
     return new OsdSettings(
         conf == null ? null : conf.toAbsolutePath(),

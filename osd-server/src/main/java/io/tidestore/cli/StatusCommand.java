@@ -45,7 +45,11 @@ final class StatusCommand implements Callable<Integer> {
           "Invalid value for option '--format': " + format + " (plain or json)");
     }
     if (mon.mon == null && dir != null) {
-      mon.mon = LocalCluster.read(dir).monitors();
+      LocalCluster cluster = LocalCluster.read(dir);
+      mon.mon = cluster.monitors();
+      if (mon.tls.directory() == null) {
+        mon.tls.certificates = cluster.certificates(); // cluster up --tls: its admin client
+      }
     }
     return PoolCommand.run(
         spec,

@@ -10,15 +10,17 @@ import picocli.CommandLine.Option;
 
 /**
  * The daemon's TLS and access flags, nbdkit's where it has them ({@code --tls}, {@code
- * --tls-certificates}, {@code --tls-verify-peer}). They govern every listener.
+ * --tls-certificates}, {@code --tls-verify-peer}). They govern every listener of an OSD or a
+ * monitor, and an OSD's links to its monitors.
  */
 final class TlsOptions {
   @Option(
       names = "--tls",
       paramLabel = "off|on|require",
       description =
-          "TLS on every listener (NBD through its STARTTLS, the object protocol, per-reactor"
-              + " ports, admin/metrics HTTPS): off, on (when the client asks), require."
+          "TLS on every listener (an OSD's NBD through its STARTTLS, object protocol and"
+              + " per-reactor ports; a monitor's protocol port; admin/metrics HTTPS) and an OSD's"
+              + " links to its monitors: off, on (when the client asks), require."
               + " Default: ${DEFAULT-VALUE}.")
   String tls = "off";
 
@@ -39,8 +41,8 @@ final class TlsOptions {
       names = "--tls-provider",
       paramLabel = "auto|jdk|openssl",
       description =
-          "TLS implementation: the JDK's, or BoringSSL (netty-tcnative) where it loads."
-              + " Default: ${DEFAULT-VALUE}.")
+          "TLS implementation of the Netty listeners: the JDK's, or BoringSSL (netty-tcnative)"
+              + " where it loads; monitor links always use the JDK's. Default: ${DEFAULT-VALUE}.")
   String provider = "auto";
 
   @Option(

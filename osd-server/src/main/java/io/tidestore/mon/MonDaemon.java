@@ -2,6 +2,7 @@ package io.tidestore.mon;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidestore.cluster.map.ClusterMap;
+import io.tidestore.cluster.tls.TlsLinks;
 import io.tidestore.cluster.wire.LinkSecurity;
 import io.tidestore.cluster.wire.MonMessages;
 import io.tidestore.osd.BuildInfo;
@@ -9,6 +10,9 @@ import io.tidestore.osd.PidFile;
 import io.tidestore.osd.ShutdownSignal;
 import io.tidestore.osd.admin.AdminHttpServer;
 import io.tidestore.osd.metrics.OsdMetrics;
+import io.tidestore.osd.metrics.SecurityMetrics;
+import io.tidestore.osd.security.ServerSecurity;
+import io.tidestore.osd.security.TlsMode;
 import io.tidestore.osd.service.ServiceNotifier;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -98,6 +102,9 @@ public final class MonDaemon implements AutoCloseable {
             + BuildInfo.jdk()
             + ", pid "
             + ProcessHandle.current().pid());
+    // Certificates and grants first: a bad file stops the start before anything listens.
+    ServerSecurity security = ServerSecurity.open(settings.security());
+    LinkSecurity links = TlsLinks.monitor(settings.security());
     raft = RaftGroupSetup.server(settings, stateMachine);
     resources.push(raft);
     try {
@@ -120,7 +127,7 @@ public final class MonDaemon implements AutoCloseable {
             proposer);
     resources.push(detector);
     MonRequests requests = new MonRequests(stateMachine, proposer, detector, this::monStatus);
-    server = MonServer.start(settings.listen(), LinkSecurity.PLAINTEXT, requests);
+    server = MonServer.start(settings.listen(), links, security, requests);
     resources.push(server);
     mapListeners.add(detector::onMap);
     mapListeners.add(server::publish);
@@ -131,9 +138,14 @@ public final class MonDaemon implements AutoCloseable {
     resources.push(metrics);
     MonMetrics.bind(
         metrics.registry(), stateMachine::map, () -> info().isLeader(), this::quorumSize);
+    SecurityMetrics.bind(metrics.registry(), security.counters());
+    // As the OSD's: on --admin-listen (loopback by default), HTTPS with client certificates when
+    // TLS is required there.
     admin =
         AdminHttpServer.start(
-            new InetSocketAddress(settings.listen().getAddress(), settings.metricsPort()),
+            new InetSocketAddress(settings.security().adminListen(), settings.metricsPort()),
+            security,
+            security.adminMode(),
             metrics::scrape,
             metrics::dumpJson,
             this::statusJson,
@@ -156,13 +168,28 @@ public final class MonDaemon implements AutoCloseable {
             + (settings.listen().getPort() + MonSettings.RAFT_PORT_OFFSET)
             + " metrics="
             + admin.address().getPort()
-            + " (http /metrics /status); map epoch "
+            + " ("
+            + (security.adminMode() == TlsMode.REQUIRE ? "https" : "http")
+            + " /metrics /status); map epoch "
             + stateMachine.map().epoch()
             + "; "
-            + LinkSecurity.PLAINTEXT.describe();
+            + links.describe()
+            + ", raft plaintext on "
+            + (settings.raftOnLoopback() ? "loopback" : settings.listen().getHostString())
+            + grants();
     LOG.info(readyLine);
     notifier.ready(readyLine); // systemd's Type=notify: the monitor serves from here on
     notifiedReady = true;
+  }
+
+  /** Who may do what, for the ready line. */
+  private String grants() {
+    if (settings.security().authFile() != null) {
+      return "; grants from " + settings.security().authFile();
+    }
+    return settings.security().tls() == TlsMode.OFF
+        ? "; every client may do everything"
+        : "; every client of the CA may do everything";
   }
 
   private DivisionInfo info() {

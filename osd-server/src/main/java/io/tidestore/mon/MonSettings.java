@@ -2,6 +2,7 @@ package io.tidestore.mon;
 
 import io.tidestore.cluster.map.FailureDomain;
 import io.tidestore.cluster.wire.MonMessages;
+import io.tidestore.osd.security.SecuritySettings;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import java.util.List;
  * @param metricsPort admin HTTP port (/metrics, /status); 0 picks a free one
  * @param pidFile written once ready, or null
  * @param snapshotThreshold log entries between snapshots (the log is purged up to a snapshot)
+ * @param security TLS of the monitor protocol and the admin HTTP, the grants ({@code --auth-file})
  */
 public record MonSettings(
     String id,
@@ -31,7 +33,8 @@ public record MonSettings(
     FailureDomain failureDomain,
     int metricsPort,
     Path pidFile,
-    long snapshotThreshold) {
+    long snapshotThreshold,
+    SecuritySettings security) {
 
   /** Ceph's monitor port. */
   public static final int DEFAULT_PORT = 6789;
@@ -44,5 +47,14 @@ public record MonSettings(
 
   public MonSettings {
     peers = List.copyOf(peers);
+  }
+
+  /**
+   * Whether Raft between monitors stays on loopback: a lone monitor talks Raft only to itself (its
+   * proposer), so it binds and dials Raft on 127.0.0.1 whatever {@code listen} is. Ratis 3.2's
+   * Netty transport has no TLS, so this keeps a lone monitor's Raft port off the network.
+   */
+  public boolean raftOnLoopback() {
+    return peers.size() == 1;
   }
 }

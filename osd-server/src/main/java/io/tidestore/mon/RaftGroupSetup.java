@@ -29,7 +29,8 @@ import org.apache.ratis.util.TimeDuration;
 
 /**
  * The Ratis configuration of the monitors: one fixed group of the {@code --peers}, Netty between
- * them on each monitor's port + 1, election timeouts that tolerate a busy 2-core machine, and
+ * them on each monitor's port + 1 (plaintext: Ratis 3.2 has TLS only on gRPC and data streams; a
+ * lone monitor keeps it on loopback), election timeouts that tolerate a busy 2-core machine, and
  * snapshots every {@code snapshotThreshold} entries with the log purged up to them.
  */
 final class RaftGroupSetup {
@@ -37,13 +38,19 @@ final class RaftGroupSetup {
   static final RaftGroupId GROUP_ID =
       RaftGroupId.valueOf(UUID.nameUUIDFromBytes("tidestore-mon".getBytes(StandardCharsets.UTF_8)));
 
+  /** Where a lone monitor's Raft listens ({@link MonSettings#raftOnLoopback}). */
+  private static final String LOOPBACK = "127.0.0.1";
+
   private RaftGroupSetup() {}
 
-  static RaftGroup group(List<MonMessages.Peer> peers) {
+  static RaftGroup group(MonSettings settings) {
     List<RaftPeer> raftPeers = new ArrayList<>();
-    for (MonMessages.Peer peer : peers) {
-      raftPeers.add(
-          RaftPeer.newBuilder().setId(peer.id()).setAddress(raftAddress(peer.address())).build());
+    for (MonMessages.Peer peer : settings.peers()) {
+      String address =
+          settings.raftOnLoopback()
+              ? LOOPBACK + ":" + (settings.listen().getPort() + MonSettings.RAFT_PORT_OFFSET)
+              : raftAddress(peer.address());
+      raftPeers.add(RaftPeer.newBuilder().setId(peer.id()).setAddress(address).build());
     }
     return RaftGroup.valueOf(GROUP_ID, raftPeers);
   }
@@ -58,7 +65,9 @@ final class RaftGroupSetup {
   static RaftProperties properties(MonSettings settings) {
     RaftProperties properties = new RaftProperties();
     RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.NETTY);
-    NettyConfigKeys.Server.setHost(properties, settings.listen().getHostString());
+    // Plaintext (Ratis 3.2's Netty transport has no TLS): a lone monitor keeps it on loopback.
+    NettyConfigKeys.Server.setHost(
+        properties, settings.raftOnLoopback() ? LOOPBACK : settings.listen().getHostString());
     NettyConfigKeys.Server.setPort(
         properties, settings.listen().getPort() + MonSettings.RAFT_PORT_OFFSET);
     RaftServerConfigKeys.setStorageDir(
@@ -84,7 +93,7 @@ final class RaftGroupSetup {
   static RaftServer server(MonSettings settings, MapStateMachine stateMachine) throws IOException {
     return RaftServer.newBuilder()
         .setServerId(RaftPeerId.valueOf(settings.id()))
-        .setGroup(group(settings.peers()))
+        .setGroup(group(settings))
         .setStateMachine(stateMachine)
         .setProperties(properties(settings))
         // RECOVER formats a missing storage directory and reuses an existing one.
@@ -98,7 +107,7 @@ final class RaftGroupSetup {
     RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.NETTY);
     return RaftClient.newBuilder()
         .setProperties(properties)
-        .setRaftGroup(group(settings.peers()))
+        .setRaftGroup(group(settings))
         .setLeaderId(null)
         .setClientRpc(
             new NettyFactory(new Parameters()).newRaftClientRpc(ClientId.randomId(), properties))

@@ -17,10 +17,19 @@ class SecurityFlagsTest {
   @TempDir Path dir;
 
   private CliRun osd(String... flags) {
+    return daemon("osd", "data", flags);
+  }
+
+  private CliRun mon(String... flags) {
+    return daemon("mon", "mon", flags);
+  }
+
+  /** {@code tidestore COMMAND --data DIR/DATA FLAGS...}, in-process. */
+  private CliRun daemon(String command, String data, String... flags) {
     String[] args = new String[flags.length + 3];
-    args[0] = "osd";
+    args[0] = command;
     args[1] = "--data";
-    args[2] = dir.resolve("data").toString();
+    args[2] = dir.resolve(data).toString();
     System.arraycopy(flags, 0, args, 3, flags.length);
     return CliRun.of(args);
   }
@@ -61,6 +70,37 @@ class SecurityFlagsTest {
   }
 
   @Test
+  void aMonitorLeavesLoopbackOnlyWithTlsAndClientCertificatesOrInsecure() {
+    CliRun plain = mon("--listen", "0.0.0.0:6789");
+    assertEquals(2, plain.exit(), plain.err());
+    assertTrue(plain.err().contains("--listen 0.0.0.0 is not loopback"), plain.err());
+    assertTrue(plain.err().contains("--tls require --tls-verify-peer"), plain.err());
+    assertTrue(plain.err().contains("--insecure"), plain.err());
+    CliRun on = mon("--listen", "0.0.0.0:6789", "--tls", "on", "--tls-certificates", "x");
+    assertEquals(2, on.exit(), "--tls on is not enough off loopback: " + on.err());
+    CliRun admin = mon("--admin-listen", "0.0.0.0");
+    assertEquals(2, admin.exit(), admin.err());
+    assertTrue(admin.err().contains("--admin-listen 0.0.0.0 is not loopback"), admin.err());
+
+    // Raft between monitors has no TLS (Ratis 3.2's Netty): off loopback only with --insecure.
+    CliRun group =
+        mon(
+            "--id",
+            "a",
+            "--peers",
+            "a=10.0.0.1:6789,b=10.0.0.2:6789,c=10.0.0.3:6789",
+            "--tls",
+            "require",
+            "--tls-verify-peer",
+            "--tls-certificates",
+            dir.toString());
+    assertEquals(2, group.exit(), group.err());
+    assertTrue(group.err().contains("Raft between monitors"), group.err());
+    assertTrue(group.err().contains("--insecure"), group.err());
+    assertFalse(Files.exists(dir.resolve("mon")), "nothing created for a refused start");
+  }
+
+  @Test
   void clientsRefuseACertificateDirectoryTheyCannotUse() {
     CliRun image =
         CliRun.of(
@@ -71,5 +111,9 @@ class SecurityFlagsTest {
         CliRun.of("admin", "--tls-certificates", dir.toString(), "--http", "x:1", "status");
     assertEquals(1, admin.exit(), admin.err());
     assertTrue(admin.err().contains("has no readable ca-cert.pem"), admin.err());
+    CliRun status =
+        CliRun.of("status", "--tls-certificates", dir.toString(), "--mon", "127.0.0.1:1");
+    assertEquals(1, status.exit(), status.err());
+    assertTrue(status.err().contains("has no readable ca-cert.pem"), status.err());
   }
 }

@@ -10,6 +10,7 @@ import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.FailureDomain;
 import io.tidestore.cluster.map.MapCommand;
 import io.tidestore.cluster.wire.MonMessages;
+import io.tidestore.osd.security.SecuritySettings;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +43,8 @@ class MapStateMachineTest {
         FailureDomain.HOST,
         0,
         null,
-        3);
+        3,
+        SecuritySettings.plaintext());
   }
 
   /** A free port whose Raft port (+1) is free too. */

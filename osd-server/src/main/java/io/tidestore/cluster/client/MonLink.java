@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
+import javax.net.ssl.SSLException;
 
 /**
  * One connection to one monitor: requests are matched to replies by id (so heartbeats and a slow
@@ -112,10 +113,18 @@ final class MonLink implements AutoCloseable {
     broken = true;
     subscribed = false;
     WireException e =
-        cause instanceof WireException w
-            ? w
-            : new WireException(
-                WireException.NOT_READY, "monitor " + address + " connection lost: " + cause);
+        switch (cause) {
+          case WireException w -> w;
+          // The monitor refused this client's TLS session (its certificate, after the handshake in
+          // TLS 1.3): every monitor would, so the request fails now instead of at its deadline.
+          case SSLException tls ->
+              new WireException(
+                  WireException.NOT_ALLOWED,
+                  "monitor " + address + " refused the TLS link: " + tls.getMessage());
+          default ->
+              new WireException(
+                  WireException.NOT_READY, "monitor " + address + " connection lost: " + cause);
+        };
     pending.values().forEach(f -> f.completeExceptionally(e));
     pending.clear();
     close();

@@ -3,12 +3,15 @@ package io.tidestore.cluster.local;
 import io.tidestore.cluster.client.MonAddresses;
 import io.tidestore.cluster.client.MonClient;
 import io.tidestore.cluster.map.ClusterMap;
+import io.tidestore.cluster.tls.TlsLinks;
 import io.tidestore.cluster.wire.LinkSecurity;
 import io.tidestore.launch.SelfLauncher;
+import io.tidestore.osd.security.TlsInit;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +28,11 @@ public final class ClusterLauncher {
   private static final Duration OSD_WAIT = Duration.ofSeconds(120);
   private static final Duration STOP_WAIT = Duration.ofSeconds(30);
 
+  /** The client {@code cluster up --tls} issues a certificate to, and its validity. */
+  private static final String ADMIN = "admin";
+
+  private static final Duration CERTIFICATE_VALIDITY = Duration.ofDays(825);
+
   private final Path dir;
   private final PrintStream out;
 
@@ -33,9 +41,19 @@ public final class ClusterLauncher {
     this.out = out;
   }
 
-  /** Starts {@code mons} monitors and {@code osds} OSDs; returns what it wrote to cluster.json. */
-  public LocalCluster up(int mons, int osds) throws IOException, InterruptedException {
+  /**
+   * Starts {@code mons} monitors and {@code osds} OSDs, with {@code tls} every one under {@code
+   * --tls require --tls-verify-peer} with certificates of {@code DIR/pki} ({@code tls init}, client
+   * {@code admin}); returns what it wrote to cluster.json.
+   */
+  public LocalCluster up(int mons, int osds, boolean tls) throws IOException, InterruptedException {
     Files.createDirectories(dir);
+    Path pki = dir.resolve("pki");
+    Path certificates = tls ? issueCertificates(pki) : null;
+    List<String> tlsFlags =
+        tls
+            ? List.of("--tls", "require", "--tls-verify-peer", "--tls-certificates", pki.toString())
+            : List.of();
     List<LocalCluster.Mon> monPorts = new ArrayList<>();
     if (Files.exists(dir.resolve(LocalCluster.FILE))) {
       LocalCluster before = LocalCluster.read(dir);
@@ -81,11 +99,13 @@ public final class ClusterLauncher {
                   "--metrics-port",
                   "0",
                   "--failure-domain",
-                  "osd")));
+                  "osd"),
+              tlsFlags));
     }
-    new LocalCluster(monitors, monPorts, daemons).write(dir);
-    try (MonClient client =
-        new MonClient(MonAddresses.parse(monitors), LinkSecurity.PLAINTEXT, MON_WAIT)) {
+    new LocalCluster(monitors, monPorts, daemons, certificates).write(dir);
+    LinkSecurity links =
+        certificates == null ? LinkSecurity.PLAINTEXT : TlsLinks.client(certificates);
+    try (MonClient client = new MonClient(MonAddresses.parse(monitors), links, MON_WAIT)) {
       ClusterMap map =
           awaitMap(client, m -> m.initialized(), MON_WAIT, "the monitors to form a quorum");
       out.println("monitors up: " + monitors + " (cluster " + map.fsid() + ")");
@@ -118,11 +138,12 @@ public final class ClusterLauncher {
                     "--reactors",
                     "1",
                     "--cpu-policy",
-                    "none")));
-        new LocalCluster(monitors, monPorts, daemons).write(dir);
+                    "none"),
+                tlsFlags));
+        new LocalCluster(monitors, monPorts, daemons, certificates).write(dir);
       }
       map = awaitMap(client, m -> m.numUp() >= osds, OSD_WAIT, osds + " OSDs to be up");
-      LocalCluster cluster = new LocalCluster(monitors, monPorts, daemons);
+      LocalCluster cluster = new LocalCluster(monitors, monPorts, daemons, certificates);
       cluster.write(dir);
       report(cluster, map);
       return cluster;
@@ -143,11 +164,15 @@ public final class ClusterLauncher {
                         + o.id()
                         + "  object "
                         + o.address()
-                        + "  metrics http://"
+                        + "  metrics "
+                        + (cluster.certificates() == null ? "http://" : "https://")
                         + o.adminAddress()
                         + "/metrics"));
     out.println("reach it with:");
     out.println("  export TIDESTORE_MON=" + cluster.monitors());
+    if (cluster.certificates() != null) {
+      out.println("  export TIDESTORE_TLS_CERTIFICATES=" + cluster.certificates());
+    }
     out.println("  tidestore status            (or: tidestore status --dir " + dir + ")");
     out.println("  tidestore pool ls");
     out.println("  tidestore cluster down --dir " + dir);
@@ -176,7 +201,26 @@ public final class ClusterLauncher {
     }
   }
 
-  private LocalCluster.Daemon start(String name, Path data, List<String> args) throws IOException {
+  /**
+   * {@code tls init} in {@code pki}: a CA and a server certificate for loopback and this host (kept
+   * when there), and the client {@code admin}; returns that client's directory.
+   */
+  private Path issueCertificates(Path pki) throws IOException {
+    try {
+      TlsInit.run(
+          pki,
+          TlsInit.defaultSans(),
+          List.of(ADMIN),
+          CERTIFICATE_VALIDITY,
+          note -> out.println("tls init: " + note));
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cannot issue certificates in " + pki + ": " + e.getMessage(), e);
+    }
+    return TlsInit.clientDir(pki, ADMIN);
+  }
+
+  private LocalCluster.Daemon start(String name, Path data, List<String> args, List<String> tls)
+      throws IOException {
     Path log = dir.resolve(name + ".log");
     List<String> command = new ArrayList<>();
     if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
@@ -184,6 +228,7 @@ public final class ClusterLauncher {
     }
     command.addAll(SelfLauncher.command());
     command.addAll(args);
+    command.addAll(tls);
     Process process =
         new ProcessBuilder(command)
             .redirectErrorStream(true)

@@ -20,8 +20,11 @@ import java.util.Optional;
  * @param monitors the monitor list as {@code --mon} takes it
  * @param mons the monitors' ids and ports, in order
  * @param daemons every daemon, monitors first
+ * @param certificates the client certificates that reach it ({@code cluster up --tls}), or null for
+ *     a plaintext cluster
  */
-public record LocalCluster(String monitors, List<Mon> mons, List<Daemon> daemons) {
+public record LocalCluster(
+    String monitors, List<Mon> mons, List<Daemon> daemons, Path certificates) {
   public static final String FILE = "cluster.json";
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -63,12 +66,20 @@ public record LocalCluster(String monitors, List<Mon> mons, List<Daemon> daemons
               Path.of(d.path("data").asText()),
               Path.of(d.path("log").asText())));
     }
-    return new LocalCluster(root.path("monitors").asText(), mons, daemons);
+    String certificates = root.path("certificates").asText("");
+    return new LocalCluster(
+        root.path("monitors").asText(),
+        mons,
+        daemons,
+        certificates.isEmpty() ? null : Path.of(certificates));
   }
 
   public void write(Path dir) throws IOException {
     ObjectNode root = JSON.createObjectNode();
     root.put("monitors", monitors);
+    if (certificates != null) {
+      root.put("certificates", certificates.toString());
+    }
     ArrayNode monNodes = root.putArray("mons");
     mons.forEach(m -> monNodes.addObject().put("id", m.id()).put("port", m.port()));
     ArrayNode daemonNodes = root.putArray("daemons");

@@ -21,6 +21,12 @@ public final class WireException extends IOException {
   /** This monitor is not the right one to answer (e.g. it has no map yet). */
   public static final int NOT_READY = 5;
 
+  /**
+   * The monitor's TLS or {@code --auth-file} does not let this client do it (plaintext to a
+   * TLS-only monitor, a certificate refused, a cap missing): every monitor would say the same.
+   */
+  public static final int NOT_ALLOWED = 6;
+
   private final int code;
   private final long requestId;
 

@@ -1,5 +1,6 @@
 package io.tidestore.osd.cluster;
 
+import io.tidestore.cluster.wire.LinkSecurity;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
@@ -12,18 +13,25 @@ import java.util.List;
  * @param host the host label ({@code --host}, default the hostname)
  * @param weight {@code --weight}
  * @param heartbeatInterval how often it heartbeats every monitor
+ * @param links how it reaches the monitors: TLS when its own listeners have it ({@code --tls})
  */
 public record ClusterSettings(
     List<InetSocketAddress> monitors,
     int requestedId,
     String host,
     double weight,
-    Duration heartbeatInterval) {
+    Duration heartbeatInterval,
+    LinkSecurity links) {
 
   /** One heartbeat a second: the monitors' default grace (6 s) tolerates five lost in a row. */
   public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
 
   public ClusterSettings {
     monitors = List.copyOf(monitors);
+  }
+
+  /** These settings reaching the monitors through {@code other}. */
+  public ClusterSettings withLinks(LinkSecurity other) {
+    return new ClusterSettings(monitors, requestedId, host, weight, heartbeatInterval, other);
   }
 }

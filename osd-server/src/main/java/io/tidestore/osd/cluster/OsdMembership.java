@@ -7,7 +7,6 @@ import io.tidestore.cluster.client.MonClient;
 import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.MapCommand;
 import io.tidestore.cluster.map.OsdInfo;
-import io.tidestore.cluster.wire.LinkSecurity;
 import io.tidestore.cluster.wire.MonMessages;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -51,7 +50,7 @@ public final class OsdMembership implements AutoCloseable {
     this.identity = identity;
     this.address = address;
     this.adminAddress = adminAddress;
-    this.monitors = new MonClient(settings.monitors(), LinkSecurity.PLAINTEXT, BOOT_TIMEOUT);
+    this.monitors = new MonClient(settings.monitors(), settings.links(), BOOT_TIMEOUT);
     this.heartbeatMisses =
         Counter.builder("tidestore.osd.heartbeat.misses")
             .description("Heartbeats to a monitor that it did not acknowledge in time")

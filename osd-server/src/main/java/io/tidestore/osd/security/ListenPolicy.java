@@ -12,6 +12,23 @@ public final class ListenPolicy {
   private ListenPolicy() {}
 
   /**
+   * Null when a daemon may serve {@code listen} ({@code --listen}) and its admin HTTP ({@code
+   * --admin-listen}) with {@code settings}, else the first refusal (for exit code 2).
+   */
+  public static String refusal(InetAddress listen, SecuritySettings settings) {
+    String refusal =
+        refusal("--listen", listen, settings.tls(), settings.verifyPeer(), settings.insecure());
+    return refusal != null
+        ? refusal
+        : refusal(
+            "--admin-listen",
+            settings.adminListen(),
+            settings.tls(),
+            settings.verifyPeer(),
+            settings.insecure());
+  }
+
+  /**
    * Null when the daemon may listen on {@code address} with these settings, else the refusal (for
    * exit code 2).
    */

@@ -110,10 +110,15 @@ public final class ServerSecurity {
    * without a certificate, which gets nothing).
    */
   public Caps caps(SSLSession session) {
-    if (authFile == null) {
-      return Caps.FULL;
-    }
-    return authFile.caps(PeerIdentity.of(session));
+    return authFile == null ? Caps.FULL : authFile.caps(PeerIdentity.of(session));
+  }
+
+  /**
+   * {@link #caps(SSLSession)} for a connection whose peer's certificate CN is already known ({@code
+   * identity}; null: no certificate), as the monitor's links know it after their handshake.
+   */
+  public Caps caps(String identity) {
+    return authFile == null ? Caps.FULL : authFile.caps(identity);
   }
 
   /** {@link #caps(SSLSession)} of {@code channel}'s TLS session, once its handshake is done. */

@@ -69,6 +69,15 @@ public final class TlsContexts {
   }
 
   /**
+   * The JDK's {@link SSLContext} of {@link #server} (the JDK provider), for servers built on the
+   * JDK's own sockets such as the monitor's. Whether client certificates are required is the
+   * socket's setting ({@code SSLParameters.setNeedClientAuth}), not the context's.
+   */
+  public static SSLContext jdkServer(CertificateFiles files) throws IOException {
+    return ((JdkSslContext) server(files, false, SslProvider.JDK)).context();
+  }
+
+  /**
    * The JDK's {@link SSLContext} of {@link #client} (the JDK provider), for clients built on the
    * JDK's own TLS such as {@code java.net.http.HttpClient}, which checks the host name itself.
    */

@@ -290,13 +290,13 @@ public final class StoreMeasurements {
     }
   }
 
-  private static Path createDirectory(String prefix) throws IOException {
+  static Path createDirectory(String prefix) throws IOException {
     Path parent = Path.of(System.getProperty("tidestore.bench.dir", "/var/tmp"));
     Files.createDirectories(parent);
     return Files.createTempDirectory(parent, prefix);
   }
 
-  private static void deleteRecursively(Path dir) throws IOException {
+  static void deleteRecursively(Path dir) throws IOException {
     try (Stream<Path> paths = Files.walk(dir)) {
       for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(p);

@@ -23,6 +23,13 @@ final class ExtentMemory implements AutoCloseable {
   private final BuddyAllocator buddy;
   private final MemorySegment[] regions;
 
+  /**
+   * One-block views of the memory, by page, made on first use and kept: the write path inserts each
+   * durable block on its own, and a new view per insert would be an allocation per written block. A
+   * reference per 4 KiB page of heap, the size of the slot table's own segment references.
+   */
+  private final MemorySegment[] pageViews;
+
   ExtentMemory(long bytes) {
     if (bytes < CacheKeys.BLOCK_SIZE || bytes % CacheKeys.BLOCK_SIZE != 0) {
       throw new IllegalArgumentException(
@@ -40,6 +47,7 @@ final class ExtentMemory implements AutoCloseable {
       throw e;
     }
     this.buddy = new BuddyAllocator((int) pages);
+    this.pageViews = new MemorySegment[(int) pages];
     int n = (int) ((bytes + MAX_REGION_BYTES - 1) / MAX_REGION_BYTES);
     this.regions = new MemorySegment[n];
     for (int i = 0; i < n; i++) {
@@ -66,6 +74,14 @@ final class ExtentMemory implements AutoCloseable {
   }
 
   MemorySegment slice(int page, int blocks) {
+    if (blocks == 1) {
+      MemorySegment view = pageViews[page];
+      if (view == null) {
+        view = memory.asSlice((long) page << CacheKeys.BLOCK_SHIFT, CacheKeys.BLOCK_SIZE);
+        pageViews[page] = view;
+      }
+      return view;
+    }
     return memory.asSlice(
         (long) page << CacheKeys.BLOCK_SHIFT, (long) blocks << CacheKeys.BLOCK_SHIFT);
   }

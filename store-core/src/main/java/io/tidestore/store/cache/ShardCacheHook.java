@@ -33,7 +33,9 @@ public final class ShardCacheHook implements ExtentCacheHook {
       return null;
     }
     long within = blockIndex - cache.firstBlock(handle);
-    return cache.segment(handle).asSlice(within * BLOCK, BLOCK);
+    MemorySegment extent = cache.segment(handle);
+    // A one-block extent is the block itself: no view of it to make per lookup.
+    return extent.byteSize() == BLOCK ? extent : extent.asSlice(within * BLOCK, BLOCK);
   }
 
   @Override

@@ -6,26 +6,40 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.zip.CRC32C;
 
 /**
  * One journal record in the making and then in flight: the operations it acknowledges, its data
  * blocks (copied in at staging), and once sealed its sequence number, position and metadata
  * block(s). Owner thread only.
+ *
+ * <p>Batches are reused ({@link RecordBuffers#recycle}) once applied and acknowledged, so the
+ * durable write path allocates nothing per operation: every list here is a growable array that
+ * keeps its capacity across uses.
  */
 public final class Batch {
-  /** Where one staged block lives until the batch applies (the write path merges from it). */
-  public record PendingBlock(long objectId, int block, MemorySegment slice) {}
-
   final ArrayList<StoreCompletion<Void>> acks = new ArrayList<>();
-  final ArrayList<PendingBlock> pendingBlocks = new ArrayList<>();
+
+  /**
+   * Where each staged block lives until the batch applies (the write path merges from it): object,
+   * block number and the bytes, the i-th entry in each array.
+   */
+  private long[] pendingObjects = new long[8];
+
+  private int[] pendingBlocks = new int[8];
+  private MemorySegment[] pendingSlices = new MemorySegment[8];
+  private int pendingCount;
 
   /** The object of each staged user operation, in staging order (cleaner relocations have none). */
   private long[] opObjects = new long[8];
 
   private int opObjectCount;
 
-  /** The pooled whole-record buffer (metadata room, then data), or null for own-arena buffers. */
-  MemorySegment record;
+  /**
+   * The pooled whole-record buffer (metadata room, then data) with its views, or null for own-arena
+   * buffers.
+   */
+  RecordBuffer pooled;
 
   MemorySegment data;
   MemorySegment meta;
@@ -41,6 +55,8 @@ public final class Batch {
   long offsetInSegment;
   long position;
   int metaBlocks;
+  int metaLength;
+  int deltaCount;
   int writesOutstanding;
 
   /** Bytes the record's writes asked for, and how many their completions reported written. */
@@ -91,31 +107,60 @@ public final class Batch {
     return metaBlocks;
   }
 
+  /** Bytes of deltas in the sealed record (its header's meta length). */
+  public int metaLength() {
+    return metaLength;
+  }
+
+  /** Deltas in the sealed record. */
+  public int deltaCount() {
+    return deltaCount;
+  }
+
   public int dataBlocks() {
     return dataBlocks;
   }
 
-  /** The sealed record's header and deltas. */
+  /**
+   * The sealed record's header and deltas, from its first byte; it may extend past {@link
+   * #metaBlocks()} (over the data, in a pooled buffer).
+   */
   public MemorySegment meta() {
     return meta;
   }
 
-  /** Data block {@code i} of the record. */
+  /** Data block {@code i} of the record (a view made once per pooled buffer and block). */
   public MemorySegment dataBlock(int i) {
-    return data.asSlice((long) i * Blocks.SIZE, Blocks.SIZE);
+    return pooled != null ? pooled.block(i) : data.asSlice((long) i * Blocks.SIZE, Blocks.SIZE);
   }
 
-  /** All data blocks of the record, or null when it has none. */
-  public MemorySegment data() {
-    return dataBlocks == 0 ? null : data.asSlice(0, (long) dataBlocks * Blocks.SIZE);
+  /** crc32c of data block {@code i} (without a view of it, in a pooled buffer). */
+  public int dataBlockCrc(CRC32C crc, int i) {
+    return pooled != null ? pooled.blockCrc(crc, i) : Blocks.crc(crc, dataBlock(i), 0, Blocks.SIZE);
   }
 
   public long recordBytes() {
     return (long) (metaBlocks + dataBlocks) * Blocks.SIZE;
   }
 
-  public ArrayList<PendingBlock> pendingBlocks() {
-    return pendingBlocks;
+  /** Staged blocks registered with {@link #pending}. */
+  public int pendingCount() {
+    return pendingCount;
+  }
+
+  /** The object of the {@code i}th staged block. */
+  public long pendingObject(int i) {
+    return pendingObjects[i];
+  }
+
+  /** The block number of the {@code i}th staged block. */
+  public int pendingBlock(int i) {
+    return pendingBlocks[i];
+  }
+
+  /** The bytes of the {@code i}th staged block. */
+  public MemorySegment pendingSlice(int i) {
+    return pendingSlices[i];
   }
 
   /** Takes the next data block of this record for the caller to fill; returns its index. */
@@ -125,7 +170,16 @@ public final class Batch {
 
   /** Registers a staged block so later merges of the same object find it. */
   public void pending(long objectId, int block, MemorySegment slice) {
-    pendingBlocks.add(new PendingBlock(objectId, block, slice));
+    if (pendingCount == pendingObjects.length) {
+      int n = pendingCount * 2;
+      pendingObjects = Arrays.copyOf(pendingObjects, n);
+      pendingBlocks = Arrays.copyOf(pendingBlocks, n);
+      pendingSlices = Arrays.copyOf(pendingSlices, n);
+    }
+    pendingObjects[pendingCount] = objectId;
+    pendingBlocks[pendingCount] = block;
+    pendingSlices[pendingCount] = slice;
+    pendingCount++;
   }
 
   /** Notes that a user operation on {@code objectId} is staged in this batch. */
@@ -151,5 +205,20 @@ public final class Batch {
     if (done != null) {
       acks.add(done);
     }
+  }
+
+  /** Back to the state of a new batch, keeping the arrays' capacity (buffers released before). */
+  void reset() {
+    acks.clear();
+    Arrays.fill(pendingSlices, 0, pendingCount, null);
+    pendingCount = opObjectCount = liveBlocksCharged = 0;
+    pooled = null;
+    data = meta = null;
+    ownArena = null;
+    dataBlocks = capacityBlocks = ops = metaBlocks = metaLength = deltaCount = 0;
+    writesOutstanding = 0;
+    segment = -1;
+    firstOpNanos = submitNanos = seq = offsetInSegment = position = bytesAsked = bytesDone = 0;
+    submitted = written = syncing = durable = failed = false;
   }
 }

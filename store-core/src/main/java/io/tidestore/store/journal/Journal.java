@@ -362,15 +362,25 @@ public final class Journal implements SealedRecords.Owner {
     long len = (long) (metaBlocks + b.dataBlocks) * Blocks.SIZE;
     b.seq = nextSeq++;
     b.metaBlocks = metaBlocks;
+    b.metaLength = metaLength;
+    b.deltaCount = deltas.count();
     // Right before the data: header, deltas and data form one contiguous record in memory.
     RecordBuffers.placeMeta(b, metaBlocks);
-    MemorySegment meta = b.meta.asSlice(0, (long) metaBlocks * Blocks.SIZE);
-    MemorySegment.copy(deltas.bytes(), 0, meta, RecordDescriptor.HEADER_LENGTH, metaLength);
+    MemorySegment meta = b.meta;
+    deltas.copyTo(meta, RecordDescriptor.HEADER_LENGTH);
     long tail = RecordDescriptor.HEADER_LENGTH + (long) metaLength;
-    meta.asSlice(tail, meta.byteSize() - tail).fill((byte) 0);
-    new RecordHeader(
-            shard, b.seq, epoch, metaLength, b.dataBlocks, deltas.count(), geometry.storeId())
-        .encode(meta, crc);
+    Blocks.zero(meta, tail, (long) metaBlocks * Blocks.SIZE - tail);
+    RecordHeader.encode(
+        meta,
+        b.pooled != null ? b.pooled.placedBytes(metaBlocks) : meta.asByteBuffer(),
+        crc,
+        shard,
+        b.seq,
+        epoch,
+        metaLength,
+        b.dataBlocks,
+        b.deltaCount,
+        geometry.storeId());
     deltas.reset();
     if (!head.place(b, len, b.seq)) {
       // reserve() checked for space; reaching here means the accounting is broken.

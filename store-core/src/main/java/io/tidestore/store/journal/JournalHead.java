@@ -47,16 +47,26 @@ final class JournalHead {
     return len > geometry.segmentBytes();
   }
 
-  /** New segments the journal must open to place records of these lengths, in order. */
-  int segmentsNeeded(long... lengths) {
-    int need = 0;
+  /** New segments the journal must open to place a record of {@code length} bytes. */
+  int segmentsNeeded(long length) {
+    return segmentsNeeded(length, 0);
+  }
+
+  /**
+   * New segments the journal must open to place records of these lengths, in order (a length of 0
+   * is no record). Two parameters rather than varargs: an array per call, on every reserve, would
+   * be the write path's allocation per operation.
+   */
+  int segmentsNeeded(long first, long second) {
     long off = segment >= 0 ? offset : Long.MAX_VALUE / 2;
-    for (long len : lengths) {
-      if (off + len > geometry.segmentBytes()) {
-        need++;
-        off = 0;
-      }
-      off += len;
+    int need = 0;
+    if (off + first > geometry.segmentBytes()) {
+      need++;
+      off = 0;
+    }
+    off += first;
+    if (second > 0 && off + second > geometry.segmentBytes()) {
+      need++;
     }
     return need;
   }

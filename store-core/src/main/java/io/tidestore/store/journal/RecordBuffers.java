@@ -7,6 +7,7 @@ import io.tidestore.store.memory.MemoryUse;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.RecordDescriptor;
 import java.lang.foreign.Arena;
+import java.util.ArrayDeque;
 
 /**
  * The journal's record buffers. Pooled whole-record buffers hold {@link #META_BYTES} of room for
@@ -14,7 +15,9 @@ import java.lang.foreign.Arena;
  * before the data, so a record goes out as one contiguous write instead of two (half the device
  * writes per record). The open batch plus those in flight take one each, so the steady state
  * allocates nothing after mount. A batch too large for a pooled buffer gets buffers of its own
- * arena (two writes), charged to the memory budget like the pool. Owner thread only.
+ * arena (two writes), charged to the memory budget like the pool. The {@link Batch} objects are
+ * reused too, once a record applied and its operations were acknowledged ({@link #recycle}). Owner
+ * thread only.
  */
 final class RecordBuffers {
   /** Room for a record's header and deltas in a pooled buffer. */
@@ -24,6 +27,12 @@ final class RecordBuffers {
   private final Arena arena;
   private final String owner;
   private final BufferPool pool;
+
+  /** Pooled buffers given back, with their views ({@link RecordBuffer}). */
+  private final ArrayDeque<RecordBuffer> free = new ArrayDeque<>();
+
+  /** Batches applied and acknowledged, ready for the next record. */
+  private final ArrayDeque<Batch> spare = new ArrayDeque<>();
 
   RecordBuffers(StoreConfig config, Arena arena, String owner) {
     this.config = config;
@@ -54,14 +63,18 @@ final class RecordBuffers {
    * batch that holds others.
    */
   Batch newBatch(int dataBlocks, int metaLength) {
-    Batch b = new Batch();
+    Batch b = spare.poll();
+    if (b == null) {
+      b = new Batch();
+    }
     try {
       int poolBlocks = config.maxBatchBytes() / Blocks.SIZE;
       long metaNeed = metaBytes(metaLength);
       if (dataBlocks <= poolBlocks && metaNeed <= META_BYTES) {
-        b.record = pool.take();
-        b.meta = b.record.asSlice(0, META_BYTES);
-        b.data = b.record.asSlice(META_BYTES);
+        RecordBuffer r = free.poll();
+        b.pooled = r != null ? r : new RecordBuffer(pool.take());
+        b.meta = b.pooled.metaRoom;
+        b.data = b.pooled.data;
         b.capacityBlocks = poolBlocks;
       } else {
         Arena own = ownArena(b);
@@ -85,16 +98,16 @@ final class RecordBuffers {
 
   /** Places the sealed record's {@code metaBlocks} right before its data (pooled buffers). */
   static void placeMeta(Batch b, int metaBlocks) {
-    if (b.record != null) {
-      b.meta = b.record.asSlice(META_BYTES - (long) metaBlocks * Blocks.SIZE);
+    if (b.pooled != null) {
+      b.meta = b.pooled.placed(metaBlocks);
     }
   }
 
   /** Gives the batch's buffers back (to the pool, or its own arena closes). */
   void release(Batch b) {
-    if (b.record != null) {
-      pool.give(b.record);
-      b.record = null;
+    if (b.pooled != null) {
+      free.push(b.pooled);
+      b.pooled = null;
     }
     if (b.ownArena != null) {
       b.ownArena.close();
@@ -102,5 +115,14 @@ final class RecordBuffers {
     }
     b.data = null;
     b.meta = null;
+  }
+
+  /**
+   * Takes back a batch whose buffers were released and whose operations were all acknowledged:
+   * nothing refers to it any more, and the next record reuses it.
+   */
+  void recycle(Batch b) {
+    b.reset();
+    spare.push(b);
   }
 }

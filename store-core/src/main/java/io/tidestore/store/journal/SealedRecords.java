@@ -9,7 +9,6 @@ import io.tidestore.store.io.IoOpException;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.record.Blocks;
 import java.io.IOException;
-import java.util.ArrayDeque;
 
 /**
  * Sealed records from their writes to their application, in sequence order: issues their writes
@@ -36,7 +35,7 @@ final class SealedRecords implements IoCompletion {
   private final RecordBuffers buffers;
   private final Journal.Listener listener;
   private final Owner owner;
-  private final ArrayDeque<Batch> sealed = new ArrayDeque<>();
+  private final SealedQueue sealed = new SealedQueue();
 
   /** The shared fdatasync, or null when each record is written with RWF_DSYNC. */
   private final SharedSync sync;
@@ -113,7 +112,8 @@ final class SealedRecords implements IoCompletion {
       return false;
     }
     int busy = writing;
-    for (Batch b : sealed) {
+    for (int i = 0; i < sealed.size(); i++) {
+      Batch b = sealed.get(i);
       if (!b.submitted && !b.failed) {
         busy++;
       }
@@ -138,14 +138,15 @@ final class SealedRecords implements IoCompletion {
 
   /** Rule 4: issues the writes of sealed records while fewer than the cap are in flight. */
   void submitReady() {
-    for (Batch b : sealed) {
+    for (int i = 0; i < sealed.size(); i++) {
+      Batch b = sealed.get(i);
       if (writing >= maxInFlight) {
         return;
       }
       if (b.submitted || b.failed) {
         continue;
       }
-      int ops = b.record != null || b.dataBlocks == 0 ? 1 : 2;
+      int ops = b.pooled != null || b.dataBlocks == 0 ? 1 : 2;
       if (queue.capacity() - queue.inFlight() < ops) {
         return;
       }
@@ -155,8 +156,8 @@ final class SealedRecords implements IoCompletion {
       b.bytesAsked = 0;
       b.bytesDone = 0;
       writing++;
-      if (b.record != null) {
-        write(b, b.position, b.meta.asSlice(0, b.recordBytes()));
+      if (b.pooled != null) {
+        write(b, b.position, b.pooled.write(b.metaBlocks, b.recordBytes()));
       } else {
         write(b, b.position, b.meta.asSlice(0, (long) b.metaBlocks * Blocks.SIZE));
         if (b.dataBlocks > 0) {
@@ -183,7 +184,8 @@ final class SealedRecords implements IoCompletion {
     } catch (IOException e) {
       IoOpException err =
           new IoOpException(IoOpException.Op.WRITE_DURABLE, 5, 0, 0, "submit failed: " + e);
-      for (Batch b : sealed) {
+      for (int i = 0; i < sealed.size(); i++) {
+        Batch b = sealed.get(i);
         if (b.submitted && !b.durable && !b.failed) {
           fail(b, err);
           return;
@@ -193,7 +195,8 @@ final class SealedRecords implements IoCompletion {
   }
 
   private Batch find(long seq) {
-    for (Batch b : sealed) {
+    for (int i = 0; i < sealed.size(); i++) {
+      Batch b = sealed.get(i);
       if (b.seq == seq) {
         return b;
       }
@@ -279,10 +282,13 @@ final class SealedRecords implements IoCompletion {
       records++;
       listener.apply(head);
       lastAppliedSeq = head.seq;
+      // The buffer goes back first, so that a write an acknowledgement issues can take it; the
+      // batch only once every acknowledgement ran, as they are read from it.
       buffers.release(head);
-      for (StoreCompletion<Void> ack : head.acks) {
-        ack.complete(null, null);
+      for (int i = 0; i < head.acks.size(); i++) {
+        head.acks.get(i).complete(null, null);
       }
+      buffers.recycle(head);
     }
     if (failure == null) {
       submitReady();
@@ -310,7 +316,8 @@ final class SealedRecords implements IoCompletion {
       listener.journalFailed(cause);
     }
     boolean on = false;
-    for (Batch b : sealed) {
+    for (int i = 0; i < sealed.size(); i++) {
+      Batch b = sealed.get(i);
       on |= b == from;
       if (on) {
         failBatch(b, failure);
@@ -334,7 +341,8 @@ final class SealedRecords implements IoCompletion {
     }
     // The shard frees its arena right after; batch-owned arenas go too, so no reservation outlives
     // the shard.
-    for (Batch b : sealed) {
+    for (int i = 0; i < sealed.size(); i++) {
+      Batch b = sealed.get(i);
       failBatch(b, why);
       buffers.release(b);
     }

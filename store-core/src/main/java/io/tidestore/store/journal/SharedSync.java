@@ -20,7 +20,7 @@ final class SharedSync implements SyncRound.Member {
   private final IoFile file;
   private final SyncRound round;
   private final IoCompletion completion;
-  private final Iterable<Batch> sealed;
+  private final SealedQueue sealed;
   private boolean inFlight;
   private boolean queued;
   private long syncs;
@@ -30,11 +30,7 @@ final class SharedSync implements SyncRound.Member {
    * @param completion receives the fdatasync's completion, tagged {@link #TAG}
    */
   SharedSync(
-      IoQueue queue,
-      IoFile file,
-      SyncRound round,
-      IoCompletion completion,
-      Iterable<Batch> sealed) {
+      IoQueue queue, IoFile file, SyncRound round, IoCompletion completion, SealedQueue sealed) {
     this.queue = queue;
     this.file = file;
     this.round = round;
@@ -84,7 +80,8 @@ final class SharedSync implements SyncRound.Member {
   }
 
   private boolean hasUncovered() {
-    for (Batch b : sealed) {
+    for (int i = 0; i < sealed.size(); i++) {
+      Batch b = sealed.get(i);
       if (uncovered(b)) {
         return true;
       }
@@ -97,7 +94,8 @@ final class SharedSync implements SyncRound.Member {
   }
 
   private void issue() {
-    for (Batch b : sealed) {
+    for (int i = 0; i < sealed.size(); i++) {
+      Batch b = sealed.get(i);
       if (uncovered(b)) {
         b.syncing = true;
       }
@@ -111,7 +109,8 @@ final class SharedSync implements SyncRound.Member {
     inFlight = false;
     syncs++;
     long now = System.nanoTime();
-    for (Batch b : sealed) {
+    for (int i = 0; i < sealed.size(); i++) {
+      Batch b = sealed.get(i);
       if (b.syncing) {
         b.syncing = false;
         if (!b.failed) {
@@ -130,7 +129,8 @@ final class SharedSync implements SyncRound.Member {
   Batch failed() {
     inFlight = false;
     Batch first = null;
-    for (Batch b : sealed) {
+    for (int i = 0; i < sealed.size(); i++) {
+      Batch b = sealed.get(i);
       if (b.syncing) {
         b.syncing = false;
         if (!b.failed && first == null) {

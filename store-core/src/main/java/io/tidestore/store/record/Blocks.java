@@ -21,7 +21,17 @@ public final class Blocks {
   public static final ValueLayout.OfShort SHORT =
       ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
+  /** Zeros to copy from: a fill of a range would need a view of it, made per call. */
+  private static final MemorySegment ZEROS = MemorySegment.ofArray(new byte[SIZE]);
+
   private Blocks() {}
+
+  /** Zero-fills {@code length} bytes of {@code segment} at {@code offset}. */
+  public static void zero(MemorySegment segment, long offset, long length) {
+    for (long done = 0; done < length; done += SIZE) {
+      MemorySegment.copy(ZEROS, 0, segment, offset + done, Math.min(SIZE, length - done));
+    }
+  }
 
   /** Bytes rounded up to whole blocks. */
   public static long roundUp(long bytes) {

@@ -32,6 +32,11 @@ public final class DeltaWriter {
     return view.asSlice(0, length);
   }
 
+  /** Copies the encoded deltas, {@code [0, length())}, to {@code dst} at {@code offset}. */
+  public void copyTo(MemorySegment dst, long offset) {
+    MemorySegment.copy(view, 0, dst, offset, length);
+  }
+
   /** Encoded size of a WRITE delta of {@code blocks} blocks. */
   public static int writeLength(int blocks) {
     return DeltaDescriptor.WRITE_FIXED + 4 * blocks;

@@ -1,6 +1,7 @@
 package io.tidestore.store.record;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
 /**
@@ -36,6 +37,38 @@ public record RecordHeader(
    * header and deltas.
    */
   public void encode(MemorySegment buf, CRC32C crc) {
+    encode(
+        buf,
+        metaView(buf, metaLength),
+        crc,
+        shard,
+        seq,
+        epoch,
+        metaLength,
+        dataBlocks,
+        deltaCount,
+        storeId);
+  }
+
+  /**
+   * {@link #encode(MemorySegment, CRC32C)} of a header with these fields, without making one or a
+   * view of {@code buf}: the journal seals a record per write, and its write path allocates nothing
+   * per operation.
+   *
+   * @param bytes {@code buf} as a ByteBuffer (index 0 is {@code buf}'s first byte), for the crc;
+   *     its position and limit are changed
+   */
+  public static void encode(
+      MemorySegment buf,
+      ByteBuffer bytes,
+      CRC32C crc,
+      int shard,
+      long seq,
+      long epoch,
+      int metaLength,
+      int dataBlocks,
+      int deltaCount,
+      long storeId) {
     buf.set(Blocks.INT, RecordDescriptor.MAGIC_OFFSET, RecordDescriptor.MAGIC);
     buf.set(Blocks.SHORT, RecordDescriptor.VERSION_OFFSET, RecordDescriptor.VERSION);
     buf.set(Blocks.SHORT, RecordDescriptor.FLAGS_OFFSET, (short) 0);
@@ -45,16 +78,27 @@ public record RecordHeader(
     buf.set(Blocks.LONG, RecordDescriptor.EPOCH_OFFSET, epoch);
     buf.set(Blocks.INT, RecordDescriptor.DATA_BLOCKS_OFFSET, dataBlocks);
     buf.set(Blocks.INT, RecordDescriptor.DELTA_COUNT_OFFSET, deltaCount);
-    buf.set(Blocks.INT, RecordDescriptor.META_BLOCKS_OFFSET, metaBlocks());
+    buf.set(
+        Blocks.INT, RecordDescriptor.META_BLOCKS_OFFSET, RecordDescriptor.metaBlocks(metaLength));
     buf.set(Blocks.LONG, RecordDescriptor.STORE_ID_OFFSET, storeId);
-    buf.asSlice(RecordDescriptor.STORE_ID_OFFSET + 8, 8).fill((byte) 0);
-    buf.set(Blocks.INT, RecordDescriptor.CRC_OFFSET, headerCrc(buf, metaLength, crc));
+    buf.set(Blocks.LONG, RecordDescriptor.STORE_ID_OFFSET + 8, 0L);
+    buf.set(Blocks.INT, RecordDescriptor.CRC_OFFSET, headerCrc(bytes, metaLength, crc));
   }
 
-  private static int headerCrc(MemorySegment buf, int metaLength, CRC32C crc) {
+  /** The header and deltas of {@code buf} as a ByteBuffer, for {@link #headerCrc}. */
+  private static ByteBuffer metaView(MemorySegment buf, int metaLength) {
+    return buf.asSlice(0, RecordDescriptor.HEADER_LENGTH + (long) metaLength).asByteBuffer();
+  }
+
+  /** crc32c of the header before its crc field and of the deltas, read through {@code bytes}. */
+  private static int headerCrc(ByteBuffer bytes, int metaLength, CRC32C crc) {
     crc.reset();
-    crc.update(buf.asSlice(0, RecordDescriptor.CRC_OFFSET).asByteBuffer());
-    crc.update(buf.asSlice(RecordDescriptor.HEADER_LENGTH, metaLength).asByteBuffer());
+    bytes.clear().limit(RecordDescriptor.CRC_OFFSET);
+    crc.update(bytes);
+    bytes
+        .limit(RecordDescriptor.HEADER_LENGTH + metaLength)
+        .position(RecordDescriptor.HEADER_LENGTH);
+    crc.update(bytes);
     return (int) crc.getValue();
   }
 
@@ -95,6 +139,7 @@ public record RecordHeader(
 
   /** Whether the header crc matches; {@code buf} holds at least {@link #metaBlocks()} blocks. */
   public boolean verify(MemorySegment buf, CRC32C crc) {
-    return buf.get(Blocks.INT, RecordDescriptor.CRC_OFFSET) == headerCrc(buf, metaLength, crc);
+    return buf.get(Blocks.INT, RecordDescriptor.CRC_OFFSET)
+        == headerCrc(metaView(buf, metaLength), metaLength, crc);
   }
 }

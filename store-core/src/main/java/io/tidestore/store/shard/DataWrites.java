@@ -91,22 +91,20 @@ final class DataWrites {
                   + "-byte segment); split it into several writes"));
       return;
     }
-    gate.submit(
-        key,
-        true,
-        done,
-        new MutationGate.Mutation() {
-          @Override
-          public void run(ObjectEntry e, StagedObject s) {
-            doWrite(e, s, offset, data, done, false);
-          }
-
-          @Override
-          public MutationGate.Mutation forLater() {
-            MemorySegment copy = MergeBases.heapCopy(data);
-            return (e, s) -> doWrite(e, s, offset, copy, done, true);
-          }
-        });
+    // MutationGate.submit's steps, without a Mutation object per write.
+    ObjectEntry e = gate.admit(key, true, done);
+    if (e == null) {
+      return;
+    }
+    StagedObject s = gate.stagingOf(e);
+    if (MutationGate.mustQueue(s)) {
+      // It runs later: on a copy, as the caller may reuse its buffer once this returns.
+      MemorySegment copy = MergeBases.heapCopy(data);
+      gate.queue(e, s, (qe, qs) -> doWrite(qe, qs, offset, copy, done, true));
+      return;
+    }
+    doWrite(e, s, offset, data, done, false);
+    gate.settle(s);
   }
 
   private void doWrite(
@@ -261,7 +259,8 @@ final class DataWrites {
     MemorySegment zeros = bases.zeros();
     for (int i = 0; i < n; i++) {
       int b = first + i;
-      MemorySegment slice = batch.dataBlock(batch.addDataBlock());
+      int index = batch.addDataBlock();
+      MemorySegment slice = batch.dataBlock(index);
       long start = (long) b << Blocks.SHIFT;
       long from = Math.max(offset, start);
       long to = Math.min(end, start + Blocks.SIZE);
@@ -270,7 +269,7 @@ final class DataWrites {
         MemorySegment.copy(base == null ? zeros : base, 0, slice, 0, Blocks.SIZE);
       }
       MemorySegment.copy(data, from - offset, slice, from - start, to - from);
-      d.crc(Blocks.crc(ctx.crc, slice, 0, Blocks.SIZE));
+      d.crc(batch.dataBlockCrc(ctx.crc, index));
       s.putPending(b, slice);
       batch.pending(e.id, b, slice);
     }

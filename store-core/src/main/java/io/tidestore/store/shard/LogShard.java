@@ -20,7 +20,6 @@ import io.tidestore.store.journal.Journal;
 import io.tidestore.store.journal.SyncRound;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.CorruptRecordException;
-import io.tidestore.store.record.RecordHeader;
 import io.tidestore.store.segment.SegmentTable;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -353,9 +352,8 @@ final class LogShard implements ShardStore, Journal.Listener {
   public void apply(Batch batch) {
     writes.applied(batch);
     staging.beforeApply(batch);
-    RecordHeader h = RecordHeader.peek(batch.meta(), Integer.MAX_VALUE);
     try {
-      applier.apply(batch.meta(), h, (int) (batch.position() >>> Blocks.SHIFT), batch.data());
+      applier.apply(batch);
     } catch (CorruptRecordException ex) {
       // Our own encoding failed to decode: a bug, not a disk fault. Stop writing.
       throw new IllegalStateException("shard " + ctx.shard + ": own record does not decode", ex);

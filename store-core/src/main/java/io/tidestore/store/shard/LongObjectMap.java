@@ -94,6 +94,20 @@ final class LongObjectMap<V> {
     return old;
   }
 
+  /** Removes every key at least {@code min} (collects them first: not for a hot path). */
+  void removeKeysAtLeast(long min) {
+    long[] doomed = new long[size];
+    int n = 0;
+    for (long k : keys) {
+      if (k != 0 && k >= min) {
+        doomed[n++] = k;
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      remove(doomed[i]);
+    }
+  }
+
   private void grow() {
     long[] oldKeys = keys;
     Object[] oldValues = values;

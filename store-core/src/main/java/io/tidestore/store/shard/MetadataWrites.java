@@ -103,9 +103,7 @@ final class MetadataWrites {
       s.exists = true;
     }
     int keep = (int) Blocks.count(size);
-    if (s.pending != null) {
-      s.pending.keySet().removeIf(b -> b >= keep);
-    }
+    s.dropPendingFrom(keep);
     if (partialBase != null) {
       int b = (int) (size >>> Blocks.SHIFT);
       MemorySegment slice = batch.dataBlock(batch.addDataBlock());
@@ -201,7 +199,7 @@ final class MetadataWrites {
     journal.deltas().remove(e.id);
     s.exists = false;
     s.size = 0;
-    s.pending = null;
+    s.clearPending();
     s.cutStaged(0);
     gate.staged(s, batch, done);
   }

@@ -94,8 +94,29 @@ final class MutationGate {
    * would exceed the index's memory (NO_MEMORY).
    */
   void submit(ObjectKey key, boolean create, StoreCompletion<?> done, Mutation m) {
-    if (refused(done)) {
+    ObjectEntry e = admit(key, create, done);
+    if (e == null) {
       return;
+    }
+    StagedObject s = staging.of(e);
+    if (mustQueue(s)) {
+      queue(e, s, m.forLater());
+      return;
+    }
+    m.run(e, s);
+    settle(s); // when it completed without staging anything
+  }
+
+  // The steps of submit, for a caller that runs its mutation directly rather than through a
+  // Mutation object (a write: that object would be its one allocation per operation).
+
+  /**
+   * The entry a mutation of {@code key} goes to; null when {@code done} was failed instead (see
+   * {@link #submit}).
+   */
+  ObjectEntry admit(ObjectKey key, boolean create, StoreCompletion<?> done) {
+    if (refused(done)) {
+      return null;
     }
     ObjectEntry e;
     if (create) {
@@ -106,17 +127,27 @@ final class MutationGate {
         done.complete(null, notFound(key));
       }
     }
-    if (e == null) {
-      return;
-    }
-    StagedObject s = staging.of(e);
-    if (s.waiting != null) {
-      Mutation later = m.forLater();
-      s.waiting.add(() -> later.run(e, s));
-      return;
-    }
-    m.run(e, s);
-    staging.settle(s); // when it completed without staging anything
+    return e;
+  }
+
+  /** The staging state of an admitted entry. */
+  StagedObject stagingOf(ObjectEntry e) {
+    return staging.of(e);
+  }
+
+  /** Whether a mutation of {@code s} must queue behind one that waits ({@link #queue}). */
+  static boolean mustQueue(StagedObject s) {
+    return s.waiting != null;
+  }
+
+  /** Queues {@code later} (which refers to no caller buffer) behind the wait of {@code s}. */
+  void queue(ObjectEntry e, StagedObject s, Mutation later) {
+    s.waiting.add(() -> later.run(e, s));
+  }
+
+  /** After a mutation ran directly: drops {@code s} if it completed without staging anything. */
+  void settle(StagedObject s) {
+    staging.settle(s);
   }
 
   /** Makes later mutations of {@code s} queue until {@link #resume}. */

@@ -23,12 +23,18 @@ final class ReadPath {
   /** I/O queue slots reads leave free for the journal's next record. */
   private static final int JOURNAL_SLOTS = 2;
 
+  /** Completed reads kept for reuse at most (more are rarely in flight at once). */
+  private static final int SPARE_READS = 256;
+
   private final ShardContext ctx;
   private final Staging staging;
   private final BufferPool pool;
 
   /** Reads waiting for a free I/O queue slot or buffer (a large, fragmented read has many runs). */
   private final ArrayDeque<BlockRead> backlog = new ArrayDeque<>();
+
+  /** Completed reads, reused for the next ones. */
+  private final ArrayDeque<UserRead> spare = new ArrayDeque<>();
 
   private int inFlight;
 
@@ -51,7 +57,11 @@ final class ReadPath {
       done.complete(0, null);
       return;
     }
-    UserRead op = new UserRead(this, offset, len, into, done);
+    UserRead op = spare.poll();
+    if (op == null) {
+      op = new UserRead(this);
+    }
+    op.start(offset, len, into, done);
     int first = (int) (offset >>> Blocks.SHIFT);
     int last = (int) ((offset + len - 1) >>> Blocks.SHIFT);
     int runStart = -1;
@@ -105,6 +115,13 @@ final class ReadPath {
     start(
         new BlockRead(
             this, e.id, b, 1, BlockEntry.location(entry), new int[] {BlockEntry.crc(entry)}, done));
+  }
+
+  /** Takes back a completed read for reuse. */
+  void recycle(UserRead op) {
+    if (spare.size() < SPARE_READS) {
+      spare.push(op);
+    }
   }
 
   /**

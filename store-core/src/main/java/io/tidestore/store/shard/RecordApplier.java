@@ -5,6 +5,7 @@ import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.index.BlockEntry;
 import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.index.ObjectIndex;
+import io.tidestore.store.journal.Batch;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.CorruptRecordException;
 import io.tidestore.store.record.DeltaReader;
@@ -34,7 +35,9 @@ final class RecordApplier implements DeltaVisitor {
   private final StagingHooks staging;
 
   private int dataStart;
-  private MemorySegment data;
+
+  /** The running shard's batch being applied (its data blocks enter the cache), or null. */
+  private Batch batch;
 
   /** An applier for replay at mount: removed objects leave the index at once. */
   static RecordApplier forReplay(ObjectIndex index, SegmentTable segments) {
@@ -54,18 +57,30 @@ final class RecordApplier implements DeltaVisitor {
   }
 
   /**
-   * Applies one verified record.
+   * Applies one verified record read back at replay.
    *
    * @param meta the record's header and deltas
    * @param location block location of the record's first block
-   * @param data the record's data blocks (for the cache), or null
    */
-  void apply(MemorySegment meta, RecordHeader h, int location, MemorySegment data)
-      throws CorruptRecordException {
+  void apply(MemorySegment meta, RecordHeader h, int location) throws CorruptRecordException {
     this.dataStart = location + h.metaBlocks();
-    this.data = data;
     DeltaReader.read(meta, RecordDescriptor.HEADER_LENGTH, h.metaLength(), h.deltaCount(), this);
-    this.data = null;
+  }
+
+  /**
+   * Applies a running shard's durable batch: its deltas as sealed (the lengths the journal encoded
+   * into the header, without decoding a header object per record), its data blocks into the cache.
+   */
+  void apply(Batch durable) throws CorruptRecordException {
+    this.dataStart = (int) (durable.position() >>> Blocks.SHIFT) + durable.metaBlocks();
+    this.batch = durable;
+    DeltaReader.read(
+        durable.meta(),
+        RecordDescriptor.HEADER_LENGTH,
+        durable.metaLength(),
+        durable.deltaCount(),
+        this);
+    this.batch = null;
   }
 
   private ObjectEntry entry(long id) {
@@ -108,9 +123,8 @@ final class RecordApplier implements DeltaVisitor {
         segments.releaseLive(BlockEntry.location(old));
       }
       segments.addLive(location);
-      if (staging != null && data != null) {
-        cache.insertDurable(
-            id, firstBlock + i, data.asSlice((long) (dataIndex + i) * Blocks.SIZE, Blocks.SIZE));
+      if (staging != null && batch != null) {
+        cache.insertDurable(id, firstBlock + i, batch.dataBlock(dataIndex + i));
       }
     }
     e.size = Math.max(e.size, endByte);

@@ -111,7 +111,7 @@ final class Replay {
         }
         int location = (int) ((sb.segmentOffset(segment) + offset) >>> Blocks.SHIFT);
         try {
-          applier.apply(rec, h, location, null);
+          applier.apply(rec, h, location);
         } catch (CorruptRecordException | IllegalStateException e) {
           stop = "record " + expected + " does not apply: " + e.getMessage();
           skip = h.length();

@@ -2,16 +2,18 @@ package io.tidestore.store.shard;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
-import java.util.HashMap;
 
 /**
  * Where one object will be once every batched or in-flight mutation of it applies: the write path
  * orders and merges mutations against this, never against the applied index entry alone. Exists
  * only while the object has a mutation staged, waiting or in a read-modify-write (see {@link
- * Staging}); without one, the staged state is the applied state. Owner thread only.
+ * Staging}); without one, the staged state is the applied state. {@link Staging} reuses one that
+ * settled for the next object ({@link #reuse}), so the write path allocates none per operation.
+ * Owner thread only.
  */
 final class StagedObject {
-  final long id;
+  /** The object's id; 0 while this waits in {@link Staging}'s pool for its next object. */
+  long id;
 
   /** Whether the object exists once everything staged applies. */
   boolean exists;
@@ -29,8 +31,12 @@ final class StagedObject {
    */
   ArrayDeque<Long> cuts;
 
-  /** Blocks of batched or in-flight writes, by block index: the newest content for merges. */
-  HashMap<Integer, MemorySegment> pending;
+  /**
+   * Blocks of batched or in-flight writes, keyed by block index + 1 ({@link LongObjectMap} keeps
+   * key 0 for empty slots): the newest content for merges. A primitive map, kept with this object
+   * when it is reused, so staging a block boxes and allocates nothing.
+   */
+  private final LongObjectMap<MemorySegment> pending = new LongObjectMap<>();
 
   /** Mutations queued behind one that waits for a read-modify-write read or for space. */
   ArrayDeque<Runnable> waiting;
@@ -42,9 +48,21 @@ final class StagedObject {
   boolean resuming;
 
   StagedObject(long id, boolean exists, long size) {
+    reuse(id, exists, size);
+  }
+
+  /** Starts over as the staged state of object {@code id}, {@code exists} with {@code size}. */
+  void reuse(long id, boolean exists, long size) {
     this.id = id;
     this.exists = exists;
     this.size = size;
+    this.unapplied = 0;
+    this.cuts = null;
+    this.waiting = null;
+    this.resuming = false;
+    if (!pending.isEmpty()) {
+      pending.clear();
+    }
   }
 
   /** Records a staged cut. */
@@ -78,14 +96,35 @@ final class StagedObject {
 
   /** The newest staged copy of block {@code b}, or null. */
   MemorySegment pendingBlock(int b) {
-    return pending == null ? null : pending.get(b);
+    return pending.get(b + 1L);
   }
 
   void putPending(int b, MemorySegment slice) {
-    if (pending == null) {
-      pending = new HashMap<>();
+    pending.put(b + 1L, slice);
+  }
+
+  /**
+   * Block {@code b}'s staged copy {@code slice} applied: unless a newer one replaced it, drop it.
+   */
+  void pendingApplied(int b, MemorySegment slice) {
+    MemorySegment newest = pending.get(b + 1L);
+    if (newest != null && slice.equals(newest)) {
+      pending.remove(b + 1L);
     }
-    pending.put(b, slice);
+  }
+
+  /** Forgets the staged copies of blocks {@code keep} and later (a staged cut drops them). */
+  void dropPendingFrom(int keep) {
+    if (!pending.isEmpty()) {
+      pending.removeKeysAtLeast(keep + 1L);
+    }
+  }
+
+  /** Forgets every staged copy (a staged remove drops them all). */
+  void clearPending() {
+    if (!pending.isEmpty()) {
+      pending.clear();
+    }
   }
 
   /** Whether nothing of the write path refers to this object any more. */

@@ -3,6 +3,7 @@ package io.tidestore.store.shard;
 import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.index.ObjectIndex;
 import io.tidestore.store.journal.Batch;
+import java.util.ArrayDeque;
 
 /**
  * The write path's view of objects with mutations in flight: a {@link StagedObject} per object that
@@ -16,8 +17,17 @@ import io.tidestore.store.journal.Batch;
  * it and that has nothing staged leaves the index then too. Owner thread only.
  */
 final class Staging implements RecordApplier.StagingHooks {
+  /** Settled staging states kept for reuse at most; more objects than this are rarely staged. */
+  private static final int SPARE_LIMIT = 1024;
+
   private final ObjectIndex index;
   private final LongObjectMap<StagedObject> objects = new LongObjectMap<>();
+
+  /**
+   * Settled staging states, reused for the next objects, so staging a mutation allocates nothing in
+   * the steady state.
+   */
+  private final ArrayDeque<StagedObject> spare = new ArrayDeque<>();
 
   Staging(ObjectIndex index) {
     this.index = index;
@@ -27,7 +37,12 @@ final class Staging implements RecordApplier.StagingHooks {
   StagedObject of(ObjectEntry e) {
     StagedObject s = objects.get(e.id);
     if (s == null) {
-      s = new StagedObject(e.id, e.exists, e.size);
+      s = spare.poll();
+      if (s == null) {
+        s = new StagedObject(e.id, e.exists, e.size);
+      } else {
+        s.reuse(e.id, e.exists, e.size);
+      }
       objects.put(e.id, s);
     }
     return s;
@@ -55,10 +70,20 @@ final class Staging implements RecordApplier.StagingHooks {
     batch.opOn(s.id);
   }
 
-  /** Drops {@code s} if nothing of the write path refers to it any more. */
+  /**
+   * Drops {@code s} if nothing of the write path refers to it any more, and keeps it for reuse. A
+   * caller may still hold it on its stack after a nested call settled it; its id is 0 in the pool
+   * (no object has id 0), or another object's once reused, which is in {@code objects} only while
+   * unsettled (every path that stages or refuses a mutation settles it before it returns): either
+   * way such a late {@code settle} finds nothing to drop.
+   */
   void settle(StagedObject s) {
     if (s.settled() && objects.get(s.id) == s) {
       objects.remove(s.id);
+      if (spare.size() < SPARE_LIMIT) {
+        s.reuse(0, false, 0);
+        spare.push(s);
+      }
     }
   }
 
@@ -75,13 +100,10 @@ final class Staging implements RecordApplier.StagingHooks {
 
   /** Before {@code batch}'s deltas apply: its staged blocks stop being the newest copies. */
   void beforeApply(Batch batch) {
-    for (Batch.PendingBlock p : batch.pendingBlocks()) {
-      StagedObject s = objects.get(p.objectId());
-      if (s != null && s.pending != null && p.slice().equals(s.pending.get(p.block()))) {
-        s.pending.remove(p.block());
-        if (s.pending.isEmpty()) {
-          s.pending = null;
-        }
+    for (int i = 0; i < batch.pendingCount(); i++) {
+      StagedObject s = objects.get(batch.pendingObject(i));
+      if (s != null) {
+        s.pendingApplied(batch.pendingBlock(i), batch.pendingSlice(i));
       }
     }
   }

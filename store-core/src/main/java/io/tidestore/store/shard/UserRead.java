@@ -8,24 +8,30 @@ import java.lang.foreign.MemorySegment;
 /**
  * One {@code read()} in progress: the disk runs it waits for, the first failure, and the caller's
  * destination. Completes once every run is done, so the destination is never written after the
- * completion. Owner thread only.
+ * completion. Once completed it goes back to its {@link ReadPath} for the next read ({@link
+ * ReadPath#recycle}), so a read allocates none. Owner thread only.
  */
 final class UserRead implements BlockRead.Done {
   private final ReadPath reads;
-  private final long offset;
-  private final int length;
-  private final MemorySegment into;
-  private final StoreCompletion<Integer> done;
-  private int outstanding = 1;
+  private long offset;
+  private int length;
+  private MemorySegment into;
+  private StoreCompletion<Integer> done;
+  private int outstanding;
   private StoreException failure;
 
-  UserRead(
-      ReadPath reads, long offset, int length, MemorySegment into, StoreCompletion<Integer> d) {
+  UserRead(ReadPath reads) {
     this.reads = reads;
+  }
+
+  /** Starts a read of {@code length} bytes at {@code offset} into {@code into}; holds it once. */
+  void start(long offset, int length, MemorySegment into, StoreCompletion<Integer> done) {
     this.offset = offset;
     this.length = length;
     this.into = into;
-    this.done = d;
+    this.done = done;
+    this.outstanding = 1;
+    this.failure = null;
   }
 
   void add(BlockRead read) {
@@ -72,11 +78,18 @@ final class UserRead implements BlockRead.Done {
   /** Drops the issuing reference; completes when no run is outstanding. */
   void release() {
     if (--outstanding == 0) {
-      if (failure != null) {
-        done.complete(null, failure);
+      StoreCompletion<Integer> d = done;
+      StoreException f = failure;
+      Integer n = BoxedLengths.of(length);
+      done = null;
+      into = null;
+      failure = null;
+      if (f != null) {
+        d.complete(null, f);
       } else {
-        done.complete(length, null);
+        d.complete(n, null);
       }
+      reads.recycle(this);
     }
   }
 }

@@ -184,6 +184,15 @@ final class OsdCommand implements Callable<Integer> {
   String cachePolicy = "2q";
 
   @Option(
+      names = "--cache-write-max",
+      paramLabel = "BYTES",
+      description =
+          "Largest write whose blocks enter the extent cache once durable (0 = no write is"
+              + " cached); a larger write only drops the cached copies of the blocks it replaces,"
+              + " as BlueStore does not buffer writes. Default: ${DEFAULT-VALUE}.")
+  String cacheWriteMax = "32k";
+
+  @Option(
       names = "--journal-flush",
       paramLabel = "fdatasync|dsync",
       description =
@@ -317,6 +326,12 @@ final class OsdCommand implements Callable<Integer> {
           spec.commandLine(),
           "--cache-size " + cacheSize + " does not fit --memory-limit " + memoryLimit);
     }
+    long cacheWriteMaxBytes = bytes("--cache-write-max", cacheWriteMax);
+    if (cacheWriteMaxBytes < 0) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "Invalid value for option '--cache-write-max': " + cacheWriteMax + " (must be >= 0)");
+    }
     long inflightFrameBytes = bytes("--max-inflight-frame-bytes", maxInflightFrameBytes);
     if (inflightFrameBytes <= 0) {
       throw new ParameterException(
@@ -427,6 +442,7 @@ final class OsdCommand implements Callable<Integer> {
         nbdDefaultImage,
         cacheBytes,
         policy,
+        cacheWriteMaxBytes,
         limitBytes,
         shards,
         shardBytes,

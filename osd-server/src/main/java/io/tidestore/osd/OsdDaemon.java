@@ -182,7 +182,8 @@ public final class OsdDaemon implements AutoCloseable {
         new ShardCaches(
             CacheSizing.perShardBytes(settings.cacheBytes(), store.shardCount()),
             settings.cachePolicy(),
-            budget);
+            budget,
+            settings.cacheWriteMaxBytes());
     MountedShards shards =
         MountedShards.mount(
             store,

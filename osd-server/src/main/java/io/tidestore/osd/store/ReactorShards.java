@@ -127,7 +127,9 @@ final class ReactorShards implements PassHook {
       }
       for (int i = 0; i < shardIds.length; i++) {
         ExtentCacheHook hook =
-            caches.isEmpty() ? ExtentCacheHook.NONE : new ShardCacheHook(caches.get(i));
+            caches.isEmpty()
+                ? ExtentCacheHook.NONE
+                : new ShardCacheHook(caches.get(i), cacheConfig.writeMaxBlocks());
         mounted.add(store.mountShard(shardIds[i], queue, hook));
       }
     } catch (IOException | RuntimeException e) {

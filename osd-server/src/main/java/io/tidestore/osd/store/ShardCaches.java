@@ -12,8 +12,21 @@ import io.tidestore.store.memory.MemoryBudget;
  * @param perShardBytes cache bytes per shard (a multiple of 4096; 0 = no cache)
  * @param policy the replacement policy each cache starts with
  * @param budget the daemon's memory budget
+ * @param writeMaxBytes the largest write whose blocks enter the cache once durable (larger ones
+ *     only drop the blocks they replace)
  */
-public record ShardCaches(long perShardBytes, PolicyConfig policy, MemoryBudget budget) {
+public record ShardCaches(
+    long perShardBytes, PolicyConfig policy, MemoryBudget budget, long writeMaxBytes) {
+
+  /** Caches whose shards cache the blocks of every durable write. */
+  public ShardCaches(long perShardBytes, PolicyConfig policy, MemoryBudget budget) {
+    this(perShardBytes, policy, budget, Long.MAX_VALUE);
+  }
+
+  /** {@link #writeMaxBytes} in whole blocks, as the shard's cache hook counts them. */
+  int writeMaxBlocks() {
+    return (int) Math.min(Integer.MAX_VALUE, writeMaxBytes / 4096);
+  }
 
   /** Opens shard {@code shard}'s cache; call on the thread that owns the shard. */
   ExtentCache open(int shard) {

@@ -14,7 +14,8 @@ import java.lang.foreign.MemorySegment;
  *   <li>{@link #insertRead} with a block it has just read from disk and verified (crc32c);
  *   <li>{@link #insertDurable} when a write is applied: its record is durable and every earlier
  *       record is applied (journal-sequence order), so the cache never holds a block that could be
- *       lost or be overtaken by an older write;
+ *       lost or be overtaken by an older write; for a write {@link #cachesWrite} leaves out, {@link
+ *       #invalidate} over its blocks instead;
  *   <li>{@link #invalidate} when a truncate, punch or remove is applied, for the blocks it drops.
  * </ul>
  *
@@ -48,6 +49,15 @@ public interface ExtentCacheHook {
 
   /** A block of an applied (durable, in-order) write. */
   void insertDurable(long objectId, long blockIndex, MemorySegment block);
+
+  /**
+   * Whether the blocks of an applied write of {@code blocks} blocks enter the cache ({@link
+   * #insertDurable}); when not, the shard only drops what the cache held for them ({@link
+   * #invalidate}). Caching everything by default; the daemon's cache leaves large writes out.
+   */
+  default boolean cachesWrite(int blocks) {
+    return true;
+  }
 
   /**
    * Drops every cached block of the object in {@code [fromBlockIndex, toBlockIndex)}; {@code

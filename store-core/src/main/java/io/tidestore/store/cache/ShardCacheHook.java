@@ -16,10 +16,32 @@ import java.lang.foreign.MemorySegment;
 public final class ShardCacheHook implements ExtentCacheHook {
   private static final long BLOCK = 4096;
 
-  private final ExtentCache cache;
+  /**
+   * Writes of every size enter the cache: {@link #ShardCacheHook(ExtentCache, int)} without a cap.
+   */
+  public static final int CACHE_ALL_WRITES = Integer.MAX_VALUE;
 
+  private final ExtentCache cache;
+  private final int maxWriteBlocks;
+
+  /** A hook that caches the blocks of every applied write. */
   public ShardCacheHook(ExtentCache cache) {
+    this(cache, CACHE_ALL_WRITES);
+  }
+
+  /**
+   * A hook that caches the blocks of applied writes of at most {@code maxWriteBlocks} blocks (0:
+   * none). A larger write only drops what the cache held for its blocks: copying a large write's
+   * blocks into cold cache memory costs the reactor more than the write's own record copy, and a
+   * large sequential write (an image copy, a backup) would push out what readers use, as
+   * BlueStore's {@code bluestore_default_buffered_write = false} avoids.
+   */
+  public ShardCacheHook(ExtentCache cache, int maxWriteBlocks) {
+    if (maxWriteBlocks < 0) {
+      throw new IllegalArgumentException("maxWriteBlocks must be >= 0: " + maxWriteBlocks);
+    }
     this.cache = cache;
+    this.maxWriteBlocks = maxWriteBlocks;
   }
 
   public ExtentCache cache() {
@@ -44,6 +66,11 @@ public final class ShardCacheHook implements ExtentCacheHook {
       return;
     }
     insert(objectId, blockIndex, block);
+  }
+
+  @Override
+  public boolean cachesWrite(int blocks) {
+    return blocks <= maxWriteBlocks;
   }
 
   @Override

@@ -115,6 +115,11 @@ final class RecordApplier implements DeltaVisitor {
       long crcOffset,
       int dataIndex) {
     ObjectEntry e = entry(id);
+    boolean running = staging != null && batch != null;
+    boolean insert = running && cache.cachesWrite(blocks);
+    if (running && !insert) {
+      cache.invalidate(id, firstBlock, (long) firstBlock + blocks);
+    }
     for (int i = 0; i < blocks; i++) {
       int location = dataStart + dataIndex + i;
       int crc = crcs.get(Blocks.INT, crcOffset + 4L * i);
@@ -123,7 +128,7 @@ final class RecordApplier implements DeltaVisitor {
         segments.releaseLive(BlockEntry.location(old));
       }
       segments.addLive(location);
-      if (staging != null && batch != null) {
+      if (insert) {
         cache.insertDurable(id, firstBlock + i, batch.dataBlock(dataIndex + i));
       }
     }

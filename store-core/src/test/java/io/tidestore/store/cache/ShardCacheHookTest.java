@@ -60,6 +60,26 @@ class ShardCacheHookTest {
   }
 
   @Test
+  void writesOverTheCapOnlyDropTheBlocksTheyReplace() throws Exception {
+    h.close();
+    // Writes of up to 2 blocks are cached; larger ones are not.
+    h =
+        new StoreHarness(
+            dir.resolve("capped"), 7, StoreHarness.testConfig(), new ShardCacheHook(cache, 2));
+    byte[] small = bytes(2 * 4096, 1);
+    h.write(KEY, 0, small);
+    assertEquals(2 * 4096, cache.stats().cachedBytes(), "a 2-block write is cached");
+
+    byte[] large = bytes(4 * 4096, 2);
+    h.write(KEY, 0, large);
+    assertEquals(0, cache.stats().cachedBytes(), "a 4-block write dropped the 2 it replaced");
+    long missesBefore = cache.stats().misses();
+    assertArrayEquals(large, h.read(KEY, 0, large.length), "read from disk, never the old copy");
+    assertEquals(missesBefore + 4, cache.stats().misses(), cache.stats().toString());
+    assertArrayEquals(large, h.read(KEY, 0, large.length), "then served by the read-filled cache");
+  }
+
+  @Test
   void overwritesTruncatesAndRemovesNeverLeaveStaleBlocks() throws Exception {
     h.write(KEY, 0, bytes(8 * 4096, 1));
     h.read(KEY, 0, 8 * 4096);

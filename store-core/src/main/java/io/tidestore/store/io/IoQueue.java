@@ -55,6 +55,23 @@ public interface IoQueue extends AutoCloseable {
    */
   boolean registerBuffers(MemorySegment... regions);
 
+  /**
+   * Registers one more region while the queue runs, operations in flight or not: memory made after
+   * {@link #registerBuffers} ran, such as a shard's journal buffers. Returns a handle for {@link
+   * #unregisterBuffer}, or -1 when the region stays unregistered (no io_uring, a kernel without
+   * sparse buffer tables, a refusal); I/O into it works either way.
+   */
+  default int registerBuffer(MemorySegment region) {
+    return -1;
+  }
+
+  /**
+   * Drops a region {@link #registerBuffer} registered. Call it before the region's memory is freed:
+   * the kernel keeps the registered pages, and a later allocation at the same address must not be
+   * taken for them. A no-op once the queue is closed.
+   */
+  default void unregisterBuffer(int handle) {}
+
   /** Required alignment of buffer addresses, lengths and file offsets, in bytes. */
   int alignment();
 

@@ -106,7 +106,7 @@ public final class Journal implements SealedRecords.Owner {
     this.epoch = epoch;
     this.nextSeq = lastAppliedSeq + 1;
     this.head = new JournalHead(geometry, segments, headSegment, headOffset);
-    this.buffers = new RecordBuffers(config, arena, "shard " + shard);
+    this.buffers = new RecordBuffers(config, arena, "shard " + shard, queue);
     this.records =
         new SealedRecords(
             shard,

@@ -1,6 +1,7 @@
 package io.tidestore.store.journal;
 
 import io.tidestore.store.api.StoreConfig;
+import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.memory.BudgetedArena;
 import io.tidestore.store.memory.MemoryBudgetExceededException;
 import io.tidestore.store.memory.MemoryUse;
@@ -14,10 +15,11 @@ import java.util.ArrayDeque;
  * the header and deltas, then {@code maxBatchBytes} of data: at seal the metadata is placed right
  * before the data, so a record goes out as one contiguous write instead of two (half the device
  * writes per record). The open batch plus those in flight take one each, so the steady state
- * allocates nothing after mount. A batch too large for a pooled buffer gets buffers of its own
- * arena (two writes), charged to the memory budget like the pool. The {@link Batch} objects are
- * reused too, once a record applied and its operations were acknowledged ({@link #recycle}). Owner
- * thread only.
+ * allocates nothing after mount; those pooled buffers are registered with the shard's ring as fixed
+ * buffers, so a record's write skips pinning its pages. A batch too large for a pooled buffer gets
+ * buffers of its own arena (two writes), charged to the memory budget like the pool. The {@link
+ * Batch} objects are reused too, once a record applied and its operations were acknowledged ({@link
+ * #recycle}). Owner thread only.
  */
 final class RecordBuffers {
   /** Room for a record's header and deltas in a pooled buffer. */
@@ -34,11 +36,12 @@ final class RecordBuffers {
   /** Batches applied and acknowledged, ready for the next record. */
   private final ArrayDeque<Batch> spare = new ArrayDeque<>();
 
-  RecordBuffers(StoreConfig config, Arena arena, String owner) {
+  RecordBuffers(StoreConfig config, Arena arena, String owner, IoQueue queue) {
     this.config = config;
     this.arena = arena;
     this.owner = owner;
     this.pool = new BufferPool(arena, META_BYTES + (long) config.maxBatchBytes(), buffers(config));
+    pool.registerWith(queue);
   }
 
   /** Pooled buffers allocated at mount: the open batch plus those in flight. */

@@ -42,6 +42,7 @@ final class ReadPath {
     this.ctx = ctx;
     this.staging = staging;
     this.pool = new BufferPool(arena, RUN_BYTES, ShardMemory.READ_BUFFERS);
+    pool.registerWith(ctx.queue);
   }
 
   /** Whether no read is in flight or waiting. */

@@ -3,6 +3,7 @@ package io.tidestore.store.shard;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tidestore.store.api.ExtentCacheHook;
 import io.tidestore.store.api.ObjectKey;
@@ -38,6 +39,28 @@ class RealBackendTest {
   @AfterEach
   void cleanUp() throws IOException {
     TestFiles.deleteRecursively(dir);
+  }
+
+  @org.junit.jupiter.api.Test
+  void aMountedShardRegistersItsPooledBuffersUntilItCloses() throws IOException {
+    dir = TestFiles.createDirectory("store-real");
+    StoreFormat.mkfs(dir, 2, StoreHarness.SHARD_BYTES, StoreHarness.SEGMENT_BYTES);
+    try (ObjectStore store = LogStore.open(dir, StoreHarness.testConfig());
+        IoQueue queue =
+            IoQueues.create(IoQueueConfig.defaults().withBackend(IoQueueConfig.Backend.IO_URING))) {
+      // Each shard: its journal's record buffers and its read buffers, one region each.
+      ShardStore s0 = store.mountShard(0, queue, ExtentCacheHook.NONE);
+      assertEquals(
+          true, queue.describe().contains("registered buffers 2 regions"), queue.describe());
+      ShardStore s1 = store.mountShard(1, queue, ExtentCacheHook.NONE);
+      assertEquals(
+          true, queue.describe().contains("registered buffers 4 regions"), queue.describe());
+      s0.close();
+      assertEquals(
+          true, queue.describe().contains("registered buffers 2 regions"), queue.describe());
+      s1.close();
+      assertTrue(queue.describe().contains("registered buffers none"), queue.describe());
+    }
   }
 
   @ParameterizedTest

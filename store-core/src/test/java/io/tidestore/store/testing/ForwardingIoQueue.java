@@ -40,6 +40,16 @@ abstract class ForwardingIoQueue implements IoQueue {
   }
 
   @Override
+  public int registerBuffer(MemorySegment region) {
+    return delegate.registerBuffer(region);
+  }
+
+  @Override
+  public void unregisterBuffer(int handle) {
+    delegate.unregisterBuffer(handle);
+  }
+
+  @Override
   public int alignment() {
     return delegate.alignment();
   }

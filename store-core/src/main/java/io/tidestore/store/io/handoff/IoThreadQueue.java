@@ -129,6 +129,34 @@ public final class IoThreadQueue extends AbstractIoQueue<HandedOffFile> {
   }
 
   @Override
+  public int registerBuffer(MemorySegment region) {
+    checkOwner();
+    checkNotClosing();
+    try {
+      return onIoThread(() -> ring.registerBuffer(region));
+    } catch (IOException e) {
+      throw new IllegalStateException("registering a buffer on the I/O thread", e);
+    }
+  }
+
+  @Override
+  public void unregisterBuffer(int handle) {
+    checkOwner();
+    if (isClosing()) {
+      return; // the ring goes with its table
+    }
+    try {
+      onIoThread(
+          () -> {
+            ring.unregisterBuffer(handle);
+            return null;
+          });
+    } catch (IOException e) {
+      throw new IllegalStateException("dropping a buffer on the I/O thread", e);
+    }
+  }
+
+  @Override
   public int inFlight() {
     checkOwner();
     return super.inFlight();

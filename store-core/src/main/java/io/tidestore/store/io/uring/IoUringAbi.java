@@ -66,7 +66,12 @@ final class IoUringAbi {
   static final int IORING_REGISTER_EVENTFD = 4;
   static final int IORING_UNREGISTER_EVENTFD = 5;
   static final int IORING_REGISTER_FILES_UPDATE = 6;
+  static final int IORING_REGISTER_BUFFERS2 = 15;
+  static final int IORING_REGISTER_BUFFERS_UPDATE = 16;
   static final int IORING_REGISTER_IOWQ_MAX_WORKERS = 19;
+
+  /** io_uring_rsrc_register.flags: a table of empty slots, filled by updates. */
+  static final int IORING_RSRC_REGISTER_SPARSE = 1;
 
   /** Kernel caps: IORING_MAX_ENTRIES and IORING_MAX_CQ_ENTRIES (io_uring/io_uring.c). */
   static final int IORING_MAX_ENTRIES = 32768;

@@ -145,6 +145,22 @@ final class IoUringQueue extends AbstractIoQueue<IoUringFile> {
   }
 
   @Override
+  public int registerBuffer(MemorySegment region) {
+    checkOwner();
+    checkOpen();
+    return buffers.add(region);
+  }
+
+  @Override
+  public void unregisterBuffer(int handle) {
+    checkOwner();
+    if (isClosed()) {
+      return; // the ring and its table are gone
+    }
+    buffers.remove(handle);
+  }
+
+  @Override
   protected void prepare(
       IoOpException.Op op,
       IoUringFile file,

@@ -27,7 +27,8 @@ class CompletionCommandTest {
     // As bash would call the completion function for `tidestore mo<TAB>`.
     assertEquals(List.of("mon"), complete(script, "tidestore", "mo"));
     assertEquals(
-        List.of("--cache-policy", "--cache-size"), complete(script, "tidestore", "osd", "--cache"));
+        List.of("--cache-policy", "--cache-size", "--cache-write-max"),
+        complete(script, "tidestore", "osd", "--cache"));
     // The command word may be a path (bin/tidestore): bash then looks the name up by its last
     // part, which the script registers.
     assertTrue(run.out().contains("complete -F _complete_tidestore"), run.out());

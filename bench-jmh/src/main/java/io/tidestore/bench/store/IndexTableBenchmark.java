@@ -44,7 +44,7 @@ public class IndexTableBenchmark {
   static final long OBJECTS = 1_000_000;
   static final int BATCH = 1024;
 
-  @Param({"segment", "chronicle"})
+  @Param({"segment", "segmentConfined", "chronicle"})
   public String memory;
 
   private OffHeapIdTable table;
@@ -52,7 +52,12 @@ public class IndexTableBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    table = memory.equals("segment") ? new SegmentTable(SLOTS) : new ChronicleTable(SLOTS);
+    table =
+        switch (memory) {
+          case "segment" -> new SegmentTable(SLOTS, Arena.ofShared());
+          case "segmentConfined" -> new SegmentTable(SLOTS, Arena.ofConfined());
+          default -> new ChronicleTable(SLOTS);
+        };
     for (long id = 1; id <= OBJECTS; id++) {
       table.put(id, id * 4096, id);
     }
@@ -100,11 +105,12 @@ public class IndexTableBenchmark {
 
   /** The table over an Arena allocation. */
   static final class SegmentTable extends OffHeapIdTable {
-    private final Arena arena = Arena.ofShared();
+    private final Arena arena;
     private final MemorySegment memory;
 
-    SegmentTable(long slots) {
+    SegmentTable(long slots, Arena arena) {
       super(slots);
+      this.arena = arena;
       memory = arena.allocate(slots * SLOT_BYTES, 4096);
       memory.fill((byte) 0);
     }

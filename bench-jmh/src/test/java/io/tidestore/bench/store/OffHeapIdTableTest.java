@@ -20,7 +20,8 @@ class OffHeapIdTableTest {
   void behavesAsAMapUnderChurn(String memory) {
     LongFunction<OffHeapIdTable> make =
         memory.equals("segment")
-            ? IndexTableBenchmark.SegmentTable::new
+            ? slots ->
+                new IndexTableBenchmark.SegmentTable(slots, java.lang.foreign.Arena.ofShared())
             : IndexTableBenchmark.ChronicleTable::new;
     Random r = new Random(7);
     Map<Long, Long> model = new HashMap<>();

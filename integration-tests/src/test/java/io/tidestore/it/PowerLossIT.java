@@ -99,6 +99,17 @@ class PowerLossIT {
     long seed = Long.getLong("tidestore.seed", System.nanoTime());
     System.out.println("PowerLossIT seed " + seed + " (-Dtidestore.seed=" + seed + " repeats it)");
     Random random = new Random(seed);
+    // The image is created, then the daemon stops cleanly and a cut follows: the image stays (its
+    // creation was acknowledged) and the cuts below can only take back blocks.
+    try (OsdProcess osd = OsdProcess.startOsdWithFixtures(props, data, flags)) {
+      OsdProcess.Ports ports = osd.awaitPorts();
+      assertTrue(osd.output().contains("power-loss undo log"), "the wrapper is loaded");
+      OsdProcess.run(
+          "image", "--osd", "127.0.0.1:" + ports.object(), "create", "vol", "--size", "16M");
+      osd.signal("TERM");
+      assertEquals(0, osd.awaitExit(STOP), osd.output());
+    }
+    PowerCut.apply(undo, PowerCut.Tear.SECTORS, random.nextLong());
     int cuts = Boolean.getBoolean("tidestore.long") ? 100 : 2;
     long writesCut = 0;
     // A kill can fall where no write is on its way to the disk (about one in ten do): a few more
@@ -106,11 +117,6 @@ class PowerLossIT {
     for (int cut = 0; cut < cuts || (writesCut == 0 && cut < cuts + 6); cut++) {
       try (OsdProcess osd = OsdProcess.startOsdWithFixtures(props, data, flags)) {
         OsdProcess.Ports ports = osd.awaitPorts();
-        assertTrue(osd.output().contains("power-loss undo log"), "the wrapper is loaded");
-        if (cut == 0) {
-          OsdProcess.run(
-              "image", "--osd", "127.0.0.1:" + ports.object(), "create", "vol", "--size", "16M");
-        }
         verify(ports.nbd(), "after cut " + cut);
         writeAndKill(osd, ports.nbd(), 50 + random.nextInt(400), random.nextLong());
         assertFalse(osd.output().contains("overlaps one still in flight"), osd.output());
@@ -144,7 +150,14 @@ class PowerLossIT {
    */
   private void verify(int nbdPort, String when) throws IOException {
     int perRead = 16;
-    try (NbdWire nbd = NbdWire.connect(nbdPort, "vol")) {
+    NbdWire connected;
+    try {
+      connected = NbdWire.connect(nbdPort, "vol");
+    } catch (IOException e) {
+      throw new AssertionError(
+          when + ": the image is gone, though its creation was acknowledged", e);
+    }
+    try (NbdWire nbd = connected) {
       for (int first = 0; first < BLOCKS; first += perRead) {
         ByteBuffer got = ByteBuffer.wrap(nbd.read((long) first * BLOCK, perRead * BLOCK));
         for (int b = first; b < first + perRead; b++) {

@@ -40,25 +40,14 @@ public final class UndoLog {
   static final int SECTOR = 512;
 
   /** A write not yet durable. */
-  private static final class Pending {
-    final long id;
-    final String path;
-    final long offset;
-    final byte[] old;
+  private static final class Pending extends UndoLogFile.Run {
     boolean completed;
 
     /** Sectors a newer durable write has overwritten: reverting them would undo that write. */
     final BitSet settled = new BitSet();
 
     Pending(long id, String path, long offset, byte[] old) {
-      this.id = id;
-      this.path = path;
-      this.offset = offset;
-      this.old = old;
-    }
-
-    long end() {
-      return offset + old.length;
+      super(id, path, offset, old);
     }
   }
 
@@ -117,7 +106,10 @@ public final class UndoLog {
     String name = path.toString();
     try {
       for (Pending p : pending.values()) {
-        if (!p.completed && p.path.equals(name) && p.offset < offset + length && offset < p.end()) {
+        if (!p.completed
+            && p.path().equals(name)
+            && p.offset() < offset + length
+            && offset < p.end()) {
           // Both writes are in flight: which lands last is undefined, and so are the old bytes.
           LOG.log(
               System.Logger.Level.WARNING,
@@ -126,16 +118,14 @@ public final class UndoLog {
               offset,
               length,
               name,
-              p.offset);
+              p.offset());
         }
       }
       byte[] old = readOld(name, path, offset, Math.toIntExact(length));
-      long id = nextId++;
-      size +=
-          UndoLogFile.append(
-              out, UndoLogFile.writeRecord(id, index(name), offset, old, 0, old.length));
-      pending.put(id, new Pending(id, name, offset, old));
-      return id;
+      Pending p = new Pending(nextId++, name, offset, old);
+      size += UndoLogFile.append(out, p.record(index(name), 0, p.sectors()));
+      pending.put(p.id(), p);
+      return p.id();
     } catch (IOException e) {
       throw new UncheckedIOException("power-loss fixture: cannot log a write to " + name, e);
     }
@@ -153,8 +143,8 @@ public final class UndoLog {
   synchronized long[] completedOn(Path path) {
     String name = path.toString();
     return pending.values().stream()
-        .filter(p -> p.completed && p.path.equals(name))
-        .mapToLong(p -> p.id)
+        .filter(p -> p.completed && p.path().equals(name))
+        .mapToLong(Pending::id)
         .toArray();
   }
 
@@ -185,10 +175,13 @@ public final class UndoLog {
   /** Marks the sectors {@code d} overwrote in every older pending write of its file as settled. */
   private void settleOlder(Pending d) {
     for (Pending p : pending.values()) {
-      if (p.id < d.id && p.path.equals(d.path) && p.offset < d.end() && d.offset < p.end()) {
-        long from = Math.max(p.offset, d.offset);
+      if (p.id() < d.id()
+          && p.path().equals(d.path())
+          && p.offset() < d.end()
+          && d.offset() < p.end()) {
+        long from = Math.max(p.offset(), d.offset());
         long to = Math.min(p.end(), d.end());
-        p.settled.set((int) ((from - p.offset) / SECTOR), (int) ((to - p.offset) / SECTOR));
+        p.settled.set((int) ((from - p.offset()) / SECTOR), (int) ((to - p.offset()) / SECTOR));
       }
     }
   }
@@ -210,19 +203,11 @@ public final class UndoLog {
         written += UndoLogFile.append(c, UndoLogFile.pathRecord(e.getValue(), e.getKey()));
       }
       for (Pending p : pending.values()) {
-        int sectors = p.old.length / SECTOR;
+        int sectors = p.sectors();
         for (int s = p.settled.nextClearBit(0); s < sectors; ) {
           int next = p.settled.nextSetBit(s);
           int end = next < 0 ? sectors : next;
-          ByteBuffer r =
-              UndoLogFile.writeRecord(
-                  p.id,
-                  paths.get(p.path),
-                  p.offset + (long) s * SECTOR,
-                  p.old,
-                  s * SECTOR,
-                  (end - s) * SECTOR);
-          written += UndoLogFile.append(c, r);
+          written += UndoLogFile.append(c, p.record(paths.get(p.path()), s, end));
           s = p.settled.nextClearBit(end);
         }
       }

@@ -45,7 +45,7 @@ final class UndoLogFile {
   private UndoLogFile() {}
 
   /** One run of a write's range and the bytes it held before the write. */
-  static final class Run {
+  static class Run {
     private final long id;
     private final String path;
     private final long offset;
@@ -78,6 +78,20 @@ final class UndoLogFile {
     int sectors() {
       return old.length / UndoLog.SECTOR;
     }
+
+    long end() {
+      return offset + old.length;
+    }
+
+    /**
+     * The 'W' record of sectors [{@code from}, {@code to}) of the run, its file named {@code path}.
+     */
+    ByteBuffer record(int path, int from, int to) {
+      int length = (to - from) * UndoLog.SECTOR;
+      ByteBuffer b = ByteBuffer.allocate(1 + 8 + 4 + 8 + 4 + length);
+      b.put(WRITE).putLong(id).putInt(path).putLong(offset + (long) from * UndoLog.SECTOR);
+      return b.putInt(length).put(old, from * UndoLog.SECTOR, length).flip();
+    }
   }
 
   /** Everything a log says: runs in log order, and the writes that became durable. */
@@ -87,12 +101,6 @@ final class UndoLogFile {
     byte[] name = path.getBytes(StandardCharsets.UTF_8);
     ByteBuffer b = ByteBuffer.allocate(1 + 4 + 2 + name.length);
     b.put(PATH).putInt(index).putShort((short) name.length).put(name);
-    return b.flip();
-  }
-
-  static ByteBuffer writeRecord(long id, int path, long offset, byte[] old, int from, int length) {
-    ByteBuffer b = ByteBuffer.allocate(1 + 8 + 4 + 8 + 4 + length);
-    b.put(WRITE).putLong(id).putInt(path).putLong(offset).putInt(length).put(old, from, length);
     return b.flip();
   }
 

@@ -97,7 +97,8 @@ class PowerLossIT {
     }
     String[] flags = flagList.toArray(String[]::new);
     long seed = Long.getLong("tidestore.seed", System.nanoTime());
-    System.out.println("PowerLossIT seed " + seed + " (-Dtidestore.seed=" + seed + " repeats it)");
+    System.out.println(
+        "PowerLossIT seed " + seed + " (-Dtidestore.seed=" + seed + " repeats its choices)");
     Random random = new Random(seed);
     // The image is created, then the daemon stops cleanly and a cut follows: the image stays (its
     // creation was acknowledged) and the cuts below can only take back blocks.

@@ -113,8 +113,8 @@ class PowerLossIT {
     PowerCut.apply(undo, PowerCut.Tear.SECTORS, random.nextLong());
     int cuts = Boolean.getBoolean("tidestore.long") ? 100 : 2;
     long writesCut = 0;
-    // A kill can fall where no write is on its way to the disk (about one in ten do): a few more
-    // cuts, up to 6 more, until one has taken writes back, or the run tested no power cut.
+    // A kill can fall where no write is on its way to the disk (about one in five did in our
+    // runs): up to 6 more cuts until one has taken writes back, or the run tested no power cut.
     for (int cut = 0; cut < cuts || (writesCut == 0 && cut < cuts + 6); cut++) {
       try (OsdProcess osd = OsdProcess.startOsdWithFixtures(props, data, flags)) {
         OsdProcess.Ports ports = osd.awaitPorts();

@@ -187,9 +187,10 @@ final class OsdCommand implements Callable<Integer> {
       names = "--cache-write-max",
       paramLabel = "BYTES",
       description =
-          "Largest write whose blocks enter the extent cache once durable (0 = no write is"
-              + " cached); a larger write only drops the cached copies of the blocks it replaces,"
-              + " as BlueStore does not buffer writes. Default: ${DEFAULT-VALUE}.")
+          "Largest write whose blocks may push cached blocks out to enter the extent cache once"
+              + " durable; a larger write's blocks enter only free cache memory, else they only"
+              + " drop the cached copies they replace (0: no write evicts). Default:"
+              + " ${DEFAULT-VALUE}.")
   String cacheWriteMax = "32k";
 
   @Option(

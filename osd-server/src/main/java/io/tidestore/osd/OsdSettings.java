@@ -29,7 +29,7 @@ import java.nio.file.Path;
  * @param nbdDefaultImage the image an NBD client gets when it asks for the empty export name
  * @param cacheBytes the extent cache of the whole daemon, split over the shards (0 = none)
  * @param cachePolicy the extent caches' replacement policy
- * @param cacheWriteMaxBytes the largest write whose blocks enter the extent cache once durable
+ * @param cacheWriteMaxBytes the largest write whose blocks may evict to enter the extent cache
  * @param memoryLimitBytes the off-heap memory the daemon may reserve
  * @param mkfsShards shards of the store the daemon creates in an empty data directory
  * @param mkfsShardBytes bytes per shard of that store

@@ -12,8 +12,8 @@ import io.tidestore.store.memory.MemoryBudget;
  * @param perShardBytes cache bytes per shard (a multiple of 4096; 0 = no cache)
  * @param policy the replacement policy each cache starts with
  * @param budget the daemon's memory budget
- * @param writeMaxBytes the largest write whose blocks enter the cache once durable (larger ones
- *     only drop the blocks they replace)
+ * @param writeMaxBytes the largest write whose blocks may evict to enter the cache once durable
+ *     (larger ones enter only free cache memory)
  */
 public record ShardCaches(
     long perShardBytes, PolicyConfig policy, MemoryBudget budget, long writeMaxBytes) {

@@ -14,8 +14,8 @@ import java.lang.foreign.MemorySegment;
  *   <li>{@link #insertRead} with a block it has just read from disk and verified (crc32c);
  *   <li>{@link #insertDurable} when a write is applied: its record is durable and every earlier
  *       record is applied (journal-sequence order), so the cache never holds a block that could be
- *       lost or be overtaken by an older write; for a write {@link #cachesWrite} leaves out, {@link
- *       #invalidate} over its blocks instead;
+ *       lost or be overtaken by an older write; for a large write ({@link #evictsForWrite} false),
+ *       {@link #insertDurableIfFree} instead;
  *   <li>{@link #invalidate} when a truncate, punch or remove is applied, for the blocks it drops.
  * </ul>
  *
@@ -51,12 +51,20 @@ public interface ExtentCacheHook {
   void insertDurable(long objectId, long blockIndex, MemorySegment block);
 
   /**
-   * Whether the blocks of an applied write of {@code blocks} blocks enter the cache ({@link
-   * #insertDurable}); when not, the shard only drops what the cache held for them ({@link
-   * #invalidate}). Caching everything by default; the daemon's cache leaves large writes out.
+   * Whether the blocks of an applied write of {@code blocks} blocks may push cached blocks out to
+   * enter the cache ({@link #insertDurable}); when not, they enter only free cache memory ({@link
+   * #insertDurableIfFree}). True by default; the daemon's cache says no for large writes.
    */
-  default boolean cachesWrite(int blocks) {
+  default boolean evictsForWrite(int blocks) {
     return true;
+  }
+
+  /**
+   * A block of an applied write that may enter the cache only where memory is free: it never
+   * evicts. Whatever the cache held for the block is dropped either way.
+   */
+  default void insertDurableIfFree(long objectId, long blockIndex, MemorySegment block) {
+    insertDurable(objectId, blockIndex, block);
   }
 
   /**

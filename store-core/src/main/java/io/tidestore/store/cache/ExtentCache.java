@@ -209,6 +209,24 @@ public final class ExtentCache implements AutoCloseable {
   }
 
   /**
+   * {@link #allocate} without evicting: {@link #NO_SPACE} unless free memory holds the extent now.
+   */
+  public long allocateIfFree(long objectId, int firstBlock, int blocks) {
+    checkOpen();
+    applyPendingPolicyIfAny();
+    if (firstBlock + blocks > CacheKeys.MAX_BLOCKS_PER_OBJECT || blocks > policy.capacityBlocks()) {
+      return allocate(objectId, firstBlock, blocks); // its errors and its rejection
+    }
+    BuddyAllocator.orderFor(blocks);
+    int p = memory.allocate(blocks);
+    if (p == BuddyAllocator.NONE) {
+      return NO_SPACE; // full, which is not a rejection: the caller chose not to evict
+    }
+    return slots.handle(
+        slots.allocate(CacheKeys.key(objectId, firstBlock), blocks, p, memory.slice(p, blocks)));
+  }
+
+  /**
    * Makes a filled buffer visible: drops older extents overlapping it, marks overlapping buffers
    * still filling as stale, admits it to the policy. Returns false, freeing the buffer, if its
    * range was invalidated or overwritten by another publish while it filled (the bytes may predate

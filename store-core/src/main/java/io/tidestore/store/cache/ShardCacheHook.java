@@ -30,11 +30,11 @@ public final class ShardCacheHook implements ExtentCacheHook {
   }
 
   /**
-   * A hook that caches the blocks of applied writes of at most {@code maxWriteBlocks} blocks (0:
-   * none). A larger write only drops what the cache held for its blocks: copying a large write's
-   * blocks into cold cache memory costs the reactor more than the write's own record copy, and a
-   * large sequential write (an image copy, a backup) would push out what readers use, as
-   * BlueStore's {@code bluestore_default_buffered_write = false} avoids.
+   * A hook whose applied writes of at most {@code maxWriteBlocks} blocks enter the cache as reads
+   * do, evicting by the policy; a larger write's blocks enter only free cache memory, else they
+   * only drop what the cache held for them. Evicting for a large write costs the reactor more than
+   * the write's own record copy (the copy into cold cache memory, the policy's eviction), and a
+   * large sequential write (an image copy, a backup) would push out what readers use.
    */
   public ShardCacheHook(ExtentCache cache, int maxWriteBlocks) {
     if (maxWriteBlocks < 0) {
@@ -69,8 +69,20 @@ public final class ShardCacheHook implements ExtentCacheHook {
   }
 
   @Override
-  public boolean cachesWrite(int blocks) {
+  public boolean evictsForWrite(int blocks) {
     return blocks <= maxWriteBlocks;
+  }
+
+  @Override
+  public void insertDurableIfFree(long objectId, long blockIndex, MemorySegment block) {
+    int b = (int) blockIndex;
+    cache.invalidate(objectId, b, b + 1);
+    long handle = cache.allocateIfFree(objectId, b, 1);
+    if (handle == ExtentCache.NO_SPACE) {
+      return; // the cache is full: a large write does not push out what readers use
+    }
+    MemorySegment.copy(block, 0, cache.segment(handle), 0, BLOCK);
+    cache.publish(handle);
   }
 
   @Override

@@ -116,10 +116,7 @@ final class RecordApplier implements DeltaVisitor {
       int dataIndex) {
     ObjectEntry e = entry(id);
     boolean running = staging != null && batch != null;
-    boolean insert = running && cache.cachesWrite(blocks);
-    if (running && !insert) {
-      cache.invalidate(id, firstBlock, (long) firstBlock + blocks);
-    }
+    boolean evicts = cache.evictsForWrite(blocks);
     for (int i = 0; i < blocks; i++) {
       int location = dataStart + dataIndex + i;
       int crc = crcs.get(Blocks.INT, crcOffset + 4L * i);
@@ -128,8 +125,10 @@ final class RecordApplier implements DeltaVisitor {
         segments.releaseLive(BlockEntry.location(old));
       }
       segments.addLive(location);
-      if (insert) {
+      if (running && evicts) {
         cache.insertDurable(id, firstBlock + i, batch.dataBlock(dataIndex + i));
+      } else if (running) {
+        cache.insertDurableIfFree(id, firstBlock + i, batch.dataBlock(dataIndex + i));
       }
     }
     e.size = Math.max(e.size, endByte);

@@ -60,23 +60,33 @@ class ShardCacheHookTest {
   }
 
   @Test
-  void writesOverTheCapOnlyDropTheBlocksTheyReplace() throws Exception {
+  void writesOverTheCapEnterOnlyFreeCacheMemory() throws Exception {
     h.close();
-    // Writes of up to 2 blocks are cached; larger ones are not.
+    // Writes of up to 2 blocks evict to enter the 16-block cache; larger ones never evict.
     h =
         new StoreHarness(
             dir.resolve("capped"), 7, StoreHarness.testConfig(), new ShardCacheHook(cache, 2));
-    byte[] small = bytes(2 * 4096, 1);
-    h.write(KEY, 0, small);
-    assertEquals(2 * 4096, cache.stats().cachedBytes(), "a 2-block write is cached");
-
+    h.write(KEY, 0, bytes(2 * 4096, 1));
     byte[] large = bytes(4 * 4096, 2);
     h.write(KEY, 0, large);
-    assertEquals(0, cache.stats().cachedBytes(), "a 4-block write dropped the 2 it replaced");
-    long missesBefore = cache.stats().misses();
-    assertArrayEquals(large, h.read(KEY, 0, large.length), "read from disk, never the old copy");
-    assertEquals(missesBefore + 4, cache.stats().misses(), cache.stats().toString());
-    assertArrayEquals(large, h.read(KEY, 0, large.length), "then served by the read-filled cache");
+    assertEquals(4 * 4096, cache.stats().cachedBytes(), "free memory takes a large write");
+    for (int b = 10; b < 22; b++) {
+      h.write(KEY, b * 4096L, bytes(4096, b));
+    }
+    assertEquals(16 * 4096, cache.stats().cachedBytes(), "small writes filled the cache");
+    long evictions = cache.stats().evictions();
+
+    byte[] beyond = bytes(4 * 4096, 3);
+    h.write(KEY, 30 * 4096L, beyond);
+    assertEquals(evictions, cache.stats().evictions(), "a large write pushed nothing out");
+    long misses = cache.stats().misses();
+    assertArrayEquals(beyond, h.read(KEY, 30 * 4096L, beyond.length), "read from disk");
+    assertEquals(misses + 4, cache.stats().misses(), cache.stats().toString());
+
+    // A large overwrite of cached blocks drops them (never a stale read) and may take their room.
+    byte[] newer = bytes(4 * 4096, 4);
+    h.write(KEY, 0, newer);
+    assertArrayEquals(newer, h.read(KEY, 0, newer.length));
   }
 
   @Test

@@ -101,7 +101,15 @@ class DeviceFaultIT {
       String flush, String ops, String fault) throws Exception {
     int shards = 4;
     Path data = dir.resolve("osd");
-    StoreFormat.mkfs(data, shards, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
+    // Shard files, so that a fault rule names one shard's file. In the volume layout one fdatasync
+    // covers every shard of a reactor, and a failed one fails them all (docs/reliability.md).
+    StoreFormat.mkfs(
+        data,
+        shards,
+        64L << 20,
+        StoreFormat.defaultSegmentBytes(64L << 20),
+        StoreFormat.SpaceLayout.FILES,
+        note -> {});
     Path faults = dir.resolve("faults");
     int[] acked = new int[CHUNKS];
     int victim;

@@ -71,11 +71,11 @@ class FirstStartMkfsIT {
         osd.signal("TERM");
         assertEquals(0, osd.awaitExit(STOP), osd.output());
       }
-      for (int s = 0; s < 3; s++) {
-        // Whole segments only: a shard file is at most --shard-size, short of it by < 1 segment.
-        long size = Files.size(data.resolve("shard-" + s));
-        assertTrue(size > (15L << 20) && size <= 16L << 20, "shard-" + s + ": " + size);
-      }
+      // One volume of 3 spaces; whole segments only: a space is at most --shard-size, short of
+      // it by < 1 segment.
+      long size = Files.size(data.resolve("volume"));
+      assertTrue(size > 3 * (15L << 20) && size <= 3 * (16L << 20), "volume: " + size);
+      assertFalse(Files.exists(data.resolve("shard-0")));
       try (OsdProcess osd = start(data)) {
         osd.awaitReady();
         assertFalse(osd.output().contains("created an object store"), osd.output());
@@ -102,7 +102,7 @@ class FirstStartMkfsIT {
           osd.output());
     }
     assertEquals("keep me", Files.readString(data.resolve("notes.txt")));
-    assertFalse(Files.exists(data.resolve("shard-0")));
+    assertFalse(Files.exists(data.resolve("volume")));
   }
 
   /**
@@ -180,12 +180,12 @@ class FirstStartMkfsIT {
     }
   }
 
-  /** SIGKILLs {@code process} as soon as its mkfs has created shard-0 of {@code data}. */
+  /** SIGKILLs {@code process} as soon as its mkfs has created the volume of {@code data}. */
   private static void killOncePreallocating(OsdProcess process, Path data) throws Exception {
     long deadline = System.nanoTime() + STOP.toNanos();
-    while (!Files.exists(data.resolve("shard-0"))) {
+    while (!Files.exists(data.resolve("volume"))) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("no shard-0 within " + STOP + "; output:\n" + process.output());
+        throw new AssertionError("no volume within " + STOP + "; output:\n" + process.output());
       }
       Thread.sleep(1);
     }

@@ -56,7 +56,11 @@ class OsdDaemonIT {
         OsdProcess.startOsd(dir.resolve("auto"), "--shards", "2", "--shard-size", "16m")) {
       int port = osd.awaitReady();
       // io_uring works on the machines this project targets; auto must take it there.
-      assertTrue(get(port, "/status").body().contains("\"io_backend\":\"io_uring\""));
+      String status = get(port, "/status").body();
+      assertTrue(status.contains("\"io_backend\":\"io_uring\""), status);
+      // A first-start mkfs makes a volume, where auto flushes the shards' journals as a group.
+      assertTrue(status.contains("\"layout\":\"volume\""), status);
+      assertTrue(status.contains("\"journal_flush\":\"fdatasync\""), status);
       osd.signal("TERM");
       assertEquals(0, osd.awaitExit(STOP), osd.output());
     }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tidestore.store.engine.StoreFormat;
+import io.tidestore.store.engine.StoreLayout;
+import io.tidestore.store.shard.ShardSpace;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -36,15 +38,21 @@ class ScrubIT {
     return buf.array();
   }
 
-  /** The shard file and byte offset holding image block {@code b}, found by its content. */
+  /**
+   * The shard and byte offset (in that shard's file: the volume, or its own file) holding image
+   * block {@code b}, found by its content.
+   */
   private static long[] locate(Path data, int shards, int b) throws Exception {
     byte[] want = block(b);
     ByteBuffer buf = ByteBuffer.allocate(1 << 20);
     long[] found = null;
+    StoreLayout layout = StoreLayout.of(data);
     for (int s = 0; s < shards; s++) {
-      try (FileChannel ch = FileChannel.open(data.resolve("shard-" + s))) {
-        for (long pos = 0; pos < ch.size(); pos += buf.capacity()) {
-          buf.clear();
+      ShardSpace space = layout.space(s);
+      long end = layout.readSuperblock(s).shardBytes(); // the space's absolute end
+      try (FileChannel ch = FileChannel.open(space.path())) {
+        for (long pos = space.base(); pos < end; pos += buf.capacity()) {
+          buf.clear().limit((int) Math.min(buf.capacity(), end - pos));
           ch.read(buf, pos);
           for (int at = 0; at + BLOCK <= buf.position(); at += BLOCK) {
             if (ByteBuffer.wrap(buf.array(), at, BLOCK).equals(ByteBuffer.wrap(want))) {
@@ -89,7 +97,7 @@ class ScrubIT {
         long[] at = locate(data, shards, DAMAGED);
         try (FileChannel ch =
             FileChannel.open(
-                data.resolve("shard-" + at[0]),
+                StoreLayout.of(data).space((int) at[0]).path(),
                 StandardOpenOption.WRITE,
                 StandardOpenOption.READ)) {
           ByteBuffer one = ByteBuffer.allocate(1);

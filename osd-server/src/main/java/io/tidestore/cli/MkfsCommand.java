@@ -14,17 +14,19 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tidestore mkfs}: creates an object store. Shard files are preallocated by writing zeros,
- * so every later O_DSYNC journal write lands on written extents (no metadata commit per write). A
- * directory that an interrupted mkfs left (it holds {@code mkfs-incomplete}) is formatted again.
+ * {@code tidestore mkfs}: creates an object store. The volume (or, with {@code --layout files},
+ * each shard file) is preallocated by writing zeros, so every later journal write lands on written
+ * extents (no metadata commit per write). A directory that an interrupted mkfs left (it holds
+ * {@code mkfs-incomplete}) is formatted again.
  */
 @Command(
     name = "mkfs",
     mixinStandardHelpOptions = true,
     versionProvider = VersionInfo.class,
     description = {
-      "Create an object store in DIR: S shard files of BYTES each (preallocated by writing),"
-          + " each with two superblock copies and fixed-size segments.",
+      "Create an object store in DIR: S shards of BYTES each in one file, DIR/volume"
+          + " (preallocated by writing), each with two superblock copies and fixed-size"
+          + " segments. One file, so one fdatasync makes every shard's journal writes durable.",
       "Shards are fixed for the life of the store; the daemon's reactor count is not.",
       "A DIR that an interrupted mkfs left (it holds mkfs-incomplete) is wiped and formatted"
           + " again; a DIR holding a complete store is refused.",
@@ -67,8 +69,23 @@ final class MkfsCommand implements Callable<Integer> {
               + " S shards sized from the device. --shard-size does not apply.")
   Path device;
 
+  @Option(
+      names = "--layout",
+      paramLabel = "volume|files",
+      description =
+          "volume: every shard's space in DIR/volume (one fdatasync covers every shard's"
+              + " journal); files: a file per shard, DIR/shard-N, as stores made before the"
+              + " volume layout. Default: ${DEFAULT-VALUE}.")
+  String layout = "volume";
+
   @Override
   public Integer call() throws IOException {
+    StoreFormat.SpaceLayout spaces;
+    try {
+      spaces = StoreFormat.SpaceLayout.parse(layout);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--layout: " + e.getMessage());
+    }
     if (device != null) {
       int segment = segmentSize == null ? 0 : (int) parseSize(spec, "--segment-size", segmentSize);
       long start = System.nanoTime();
@@ -115,12 +132,12 @@ final class MkfsCommand implements Callable<Integer> {
       return 1;
     }
     long start = System.nanoTime();
-    StoreFormat.mkfs(data, shards, bytes, segment, spec.commandLine().getOut()::println);
+    StoreFormat.mkfs(data, shards, bytes, segment, spaces, spec.commandLine().getOut()::println);
     spec.commandLine()
         .getOut()
         .printf(
-            "created store in %s: %d shards of %d bytes, %d-byte segments (%.1f s)%n",
-            data, shards, bytes, segment, (System.nanoTime() - start) / 1e9);
+            "created store in %s (%s layout): %d shards of %d bytes, %d-byte segments (%.1f s)%n",
+            data, layout, shards, bytes, segment, (System.nanoTime() - start) / 1e9);
     return 0;
   }
 

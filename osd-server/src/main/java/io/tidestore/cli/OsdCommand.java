@@ -195,13 +195,16 @@ final class OsdCommand implements Callable<Integer> {
 
   @Option(
       names = "--journal-flush",
-      paramLabel = "fdatasync|dsync",
+      paramLabel = "auto|fdatasync|dsync",
       description =
-          "How a journal record becomes durable before its writes are acknowledged: dsync (each"
-              + " record one RWF_DSYNC write) or fdatasync (plain writes, one shared fdatasync per"
-              + " shard covers every record completed before it; reactor engine only, see"
-              + " docs/benchmarks.md \"Journal flush\"). Default: ${DEFAULT-VALUE}.")
-  String journalFlush = "dsync";
+          "How a journal record becomes durable before its writes are acknowledged: fdatasync"
+              + " (plain writes; one fdatasync covers every record completed before it, for all"
+              + " the shards of a reactor when the store is one volume or device; reactor engine"
+              + " only), dsync (each record one RWF_DSYNC write), or auto (fdatasync on a volume"
+              + " or device, dsync on a store of shard files and with --engine classic). See"
+              + " docs/benchmarks.md \"One flush for the shards of a reactor\"."
+              + " Default: ${DEFAULT-VALUE}.")
+  String journalFlush = "auto";
 
   @Option(
       names = "--overprovision",
@@ -383,6 +386,9 @@ final class OsdCommand implements Callable<Integer> {
     if (idlePoll.nanos() != 0 && engineSettings.kind() == EngineKind.CLASSIC) {
       throw new ParameterException(
           spec.commandLine(), "--reactor-idle-poll-us applies to --engine reactor only");
+    }
+    if (flush == JournalFlush.AUTO && engineSettings.kind() == EngineKind.CLASSIC) {
+      flush = JournalFlush.RECORD_DSYNC; // its threads share no queue's owner: no group flush
     }
     if (flush == JournalFlush.SHARED_FDATASYNC && engineSettings.kind() == EngineKind.CLASSIC) {
       // Known bug, not yet diagnosed: behind the classic engine's I/O threads some fdatasyncs

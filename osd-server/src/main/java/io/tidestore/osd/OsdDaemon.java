@@ -27,7 +27,6 @@ import io.tidestore.osd.service.ServiceNotifier;
 import io.tidestore.osd.store.MountedShards;
 import io.tidestore.osd.store.ShardCaches;
 import io.tidestore.osd.store.StoreAdmin;
-import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.cache.CacheSizing;
 import io.tidestore.store.engine.DeviceFormat;
@@ -65,6 +64,8 @@ public final class OsdDaemon implements AutoCloseable {
   private final InboundBudget frameBudget;
   private ServerSecurity security;
   private String ioBackend;
+  private String storeLayout;
+  private String journalFlush;
   private AdminHttpServer admin;
   private Reactors reactors;
   private ObjectProtocolServer objects;
@@ -140,7 +141,7 @@ public final class OsdDaemon implements AutoCloseable {
               (System.nanoTime() - mkfsStart) / 1e9));
     }
     // The store takes the data directory's lock itself.
-    ObjectStore store =
+    LogStore store =
         LogStore.open(
             settings.dataDir(),
             StoreConfig.defaults()
@@ -149,13 +150,17 @@ public final class OsdDaemon implements AutoCloseable {
                 .withOverprovisionPercent(settings.overprovisionPercent()),
             budget);
     resources.push(store);
+    storeLayout = store.layout().name();
+    journalFlush = store.config().journalFlush().optionName();
     LOG.info(
         "object store: "
             + store.shardCount()
             + " shards in "
             + settings.dataDir()
-            + ", journal flush "
-            + settings.journalFlush().optionName()
+            + " ("
+            + store.layout().name()
+            + " layout), journal flush "
+            + store.config().journalFlush().optionName()
             + ", "
             + settings.overprovisionPercent()
             + "% of the segments over-provisioned, cleaner "
@@ -343,6 +348,10 @@ public final class OsdDaemon implements AutoCloseable {
         + settings.engine().kind().label()
         + "\",\"io_backend\":\""
         + ioBackend
+        + "\",\"layout\":\""
+        + storeLayout
+        + "\",\"journal_flush\":\""
+        + journalFlush
         + "\",\"data\":\""
         + jsonEscape(settings.dataDir().toString())
         + "\",\"uptime_s\":"

@@ -18,21 +18,45 @@ public enum JournalFlush {
    * One cache flush then serves many records (group commit at the device). Needs the journal space
    * preallocated by writing (mkfs does), so that fdatasync has no file metadata to write.
    */
-  SHARED_FDATASYNC;
+  SHARED_FDATASYNC,
+  /**
+   * What the store's layout does best, decided when the store opens ({@link #resolve}): where every
+   * shard's space is in one file or device (the volume and device layouts), {@link
+   * #SHARED_FDATASYNC}, and one fdatasync then covers the records of every shard on an I/O queue;
+   * where each shard is a file of its own, {@link #RECORD_DSYNC}. A journal given it unresolved
+   * (mounted without its store) writes each record with RWF_DSYNC.
+   */
+  AUTO;
 
-  /** The daemon option's spelling: {@code dsync} or {@code fdatasync}. */
+  /** The daemon option's spelling: {@code auto}, {@code dsync} or {@code fdatasync}. */
   public static JournalFlush parse(String name) {
     return switch (name) {
+      case "auto" -> AUTO;
       case "dsync" -> RECORD_DSYNC;
       case "fdatasync" -> SHARED_FDATASYNC;
       default ->
           throw new IllegalArgumentException(
-              "journal flush must be dsync or fdatasync, not '" + name + "'");
+              "journal flush must be auto, dsync or fdatasync, not '" + name + "'");
     };
   }
 
   /** The spelling {@link #parse} accepts. */
   public String optionName() {
-    return this == RECORD_DSYNC ? "dsync" : "fdatasync";
+    return switch (this) {
+      case RECORD_DSYNC -> "dsync";
+      case SHARED_FDATASYNC -> "fdatasync";
+      case AUTO -> "auto";
+    };
+  }
+
+  /**
+   * The mode for a store whose shards' spaces share one file or device ({@code sharedSpaces}) or
+   * not: {@link #AUTO} decided, any other mode as it is.
+   */
+  public JournalFlush resolve(boolean sharedSpaces) {
+    if (this != AUTO) {
+      return this;
+    }
+    return sharedSpaces ? SHARED_FDATASYNC : RECORD_DSYNC;
   }
 }

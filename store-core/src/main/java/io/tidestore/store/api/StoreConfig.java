@@ -68,12 +68,12 @@ public record StoreConfig(
   }
 
   /**
-   * Defaults for a daemon: 1 MiB / 256-op batches, 4 in flight, greedy cleaning, each record one
-   * RWF_DSYNC write (the shared-fdatasync mode is opt-in; see docs/benchmarks.md "Journal flush"),
-   * urgent cleaning one segment above the 2-segment reserve: free segments kept ahead of need are
-   * space live data cannot spread into, which raises every victim's utilisation (at 90% of
-   * capacity, a low water of 6 cost WA ~13.5, of 3 ~7; see docs/benchmarks.md "Cleaner at 90%
-   * full").
+   * Defaults for a daemon: 1 MiB / 256-op batches, 4 in flight, greedy cleaning, the journal flush
+   * the layout does best ({@link JournalFlush#AUTO}: one fdatasync for the shards on a queue where
+   * they share a volume; see docs/benchmarks.md "One flush for the shards of a reactor"), urgent
+   * cleaning one segment above the 2-segment reserve: free segments kept ahead of need are space
+   * live data cannot spread into, which raises every victim's utilisation (at 90% of capacity, a
+   * low water of 6 cost WA ~13.5, of 3 ~7; see docs/benchmarks.md "Cleaner at 90% full").
    */
   public static StoreConfig defaults() {
     return new StoreConfig(
@@ -85,7 +85,7 @@ public record StoreConfig(
         CleanerPolicy.GREEDY,
         3,
         2,
-        JournalFlush.RECORD_DSYNC,
+        JournalFlush.AUTO,
         DEFAULT_OVERPROVISION_PERCENT);
   }
 

@@ -6,7 +6,9 @@ import io.tidestore.store.api.ObjectStore;
 import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.io.IoQueue;
+import io.tidestore.store.journal.GroupFlush;
 import io.tidestore.store.journal.SyncRound;
+import io.tidestore.store.journal.SyncSharing;
 import io.tidestore.store.memory.MemoryBudget;
 import io.tidestore.store.record.Superblock;
 import io.tidestore.store.shard.ShardFiles;
@@ -19,10 +21,11 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 
 /**
- * The log-structured store in a data directory ({@code DIR/shard-N} spaces and {@code
- * DIR/shard-N.ckpt.0/1} index checkpoints), owned by this process through {@link DataDirLock} for
- * as long as it is open; its shards are {@link io.tidestore.store.shard.LogShard}s. {@link #open}
- * is for one thread at startup; see {@link ObjectStore} for the rest.
+ * The log-structured store in a data directory (its shards' spaces in {@code DIR/volume}, in older
+ * stores {@code DIR/shard-N}, or on a device: {@link StoreLayout}; index checkpoints in {@code
+ * DIR/shard-N.ckpt.0/1}), owned by this process through {@link DataDirLock} for as long as it is
+ * open; its shards are {@link io.tidestore.store.shard.LogShard}s. {@link #open} is for one thread
+ * at startup; see {@link ObjectStore} for the rest.
  */
 public final class LogStore implements ObjectStore {
   private final Path dir;
@@ -33,10 +36,11 @@ public final class LogStore implements ObjectStore {
   private final MemoryBudget budget;
 
   /**
-   * One {@link SyncRound} per I/O queue: the shards mounted on one queue (one owner thread) line up
-   * their journal syncs. Keyed by identity; a queue's round lives as long as the store.
+   * How the shards mounted on one I/O queue (one owner thread) share their journal syncs: one
+   * {@link GroupFlush} when their spaces share one file or device, else a {@link SyncRound} that
+   * lines up their own. Keyed by identity; a queue's entry lives as long as the store.
    */
-  private final Map<IoQueue, SyncRound> syncRounds = new IdentityHashMap<>();
+  private final Map<IoQueue, SyncSharing> syncSharing = new IdentityHashMap<>();
 
   private LogStore(
       Path dir,
@@ -95,7 +99,10 @@ public final class LogStore implements ObjectStore {
                   + ")");
         }
       }
-      return new LogStore(dir, lock, layout, sb.shardCount(), config, budget);
+      // AUTO becomes what this layout does best; config() then says which.
+      StoreConfig resolved =
+          config.withJournalFlush(config.journalFlush().resolve(layout.sharedSpaces()));
+      return new LogStore(dir, lock, layout, sb.shardCount(), resolved, budget);
     } catch (IOException | RuntimeException e) {
       lock.close();
       throw e;
@@ -143,11 +150,13 @@ public final class LogStore implements ObjectStore {
     if (shard < 0 || shard >= shardCount) {
       throw new IllegalArgumentException("shard " + shard + " not in 0.." + (shardCount - 1));
     }
-    SyncRound round;
-    synchronized (syncRounds) {
-      round = syncRounds.computeIfAbsent(queue, q -> new SyncRound());
+    SyncSharing sharing;
+    synchronized (syncSharing) {
+      sharing =
+          syncSharing.computeIfAbsent(
+              queue, q -> layout.sharedSpaces() ? new GroupFlush(q) : new SyncRound());
     }
-    return ShardMount.mount(layout.space(shard), queue, config, cache, budget, round);
+    return ShardMount.mount(layout.space(shard), queue, config, cache, budget, sharing);
   }
 
   /** Releases the data directory; close every mounted shard first. */

@@ -18,14 +18,16 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntFunction;
+import java.util.function.IntToLongFunction;
 import java.util.zip.CRC32C;
 
 /**
- * Writes shard files for mkfs: every byte preallocated by writing zeros (not fallocate alone, whose
- * unwritten extents turn every O_DSYNC write into a metadata journal commit), then both superblock
- * copies, then fsync. Runs at disk speed: 4 MiB O_DIRECT writes (no page cache to fill and flush),
- * several shards at once so the device sees more than one write in flight. Falls back to buffered
- * writes where O_DIRECT is refused (tmpfs).
+ * Writes the volume or the shard files for mkfs: every byte preallocated by writing zeros (not
+ * fallocate alone, whose unwritten extents turn every O_DSYNC write into a metadata journal
+ * commit), then both superblock copies, then fsync. Runs at disk speed: 4 MiB O_DIRECT writes (no
+ * page cache to fill and flush), several shards at once so the device sees more than one write in
+ * flight. Falls back to buffered writes where O_DIRECT is refused (tmpfs).
  */
 final class ShardFormatter {
   /** Bytes per zero-filling write. */
@@ -41,6 +43,24 @@ final class ShardFormatter {
    * long, with that shard's two superblock copies.
    */
   static void format(Path dir, List<List<Superblock>> superblocks, long bytes) throws IOException {
+    writeAll(superblocks, s -> ShardFiles.data(dir, s), s -> 0L, bytes);
+  }
+
+  /**
+   * Creates the volume {@code file}: the space of shard s at {@code s * bytes}, {@code bytes} long,
+   * with that shard's two superblock copies at its start.
+   */
+  static void formatVolume(Path file, List<List<Superblock>> superblocks, long bytes)
+      throws IOException {
+    writeAll(superblocks, s -> file, s -> s * bytes, bytes);
+  }
+
+  private static void writeAll(
+      List<List<Superblock>> superblocks,
+      IntFunction<Path> pathOf,
+      IntToLongFunction baseOf,
+      long bytes)
+      throws IOException {
     int threads = Math.min(PARALLEL_SHARDS, superblocks.size());
     ExecutorService pool =
         Executors.newFixedThreadPool(
@@ -48,13 +68,14 @@ final class ShardFormatter {
     try {
       List<Future<?>> done = new ArrayList<>();
       for (int s = 0; s < superblocks.size(); s++) {
-        Path path = ShardFiles.data(dir, s);
+        Path path = pathOf.apply(s);
+        long base = baseOf.applyAsLong(s);
         List<Superblock> copies = superblocks.get(s);
         done.add(
             pool.submit(
                 () -> {
                   try {
-                    writeShard(path, copies, bytes);
+                    writeShard(path, base, copies, bytes);
                   } catch (IOException e) {
                     throw new UncheckedIOException(e);
                   }
@@ -76,7 +97,7 @@ final class ShardFormatter {
     }
   }
 
-  private static void writeShard(Path path, List<Superblock> copies, long bytes)
+  private static void writeShard(Path path, long base, List<Superblock> copies, long bytes)
       throws IOException {
     ByteBuffer zeros = ByteBuffer.allocateDirect(CHUNK + Blocks.SIZE).alignedSlice(Blocks.SIZE);
     FileChannel ch;
@@ -88,14 +109,14 @@ final class ShardFormatter {
     try (FileChannel c = ch) {
       for (long off = 0; off < bytes; ) {
         zeros.clear().limit((int) Math.min(CHUNK, bytes - off));
-        off += c.write(zeros, off);
+        off += c.write(zeros, base + off);
       }
       CRC32C crc = new CRC32C();
       for (Superblock sb : copies) {
         ByteBuffer block = ByteBuffer.allocateDirect(2 * Blocks.SIZE).alignedSlice(Blocks.SIZE);
         block.limit(Blocks.SIZE);
         sb.encode(MemorySegment.ofBuffer(block), crc);
-        c.write(block, (long) sb.copy() * Blocks.SIZE);
+        c.write(block, base + (long) sb.copy() * Blocks.SIZE);
       }
       c.force(true);
     }

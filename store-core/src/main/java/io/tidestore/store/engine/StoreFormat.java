@@ -34,6 +34,25 @@ public final class StoreFormat {
 
   private StoreFormat() {}
 
+  /** Where mkfs puts the shards' spaces ({@link StoreLayout}). */
+  public enum SpaceLayout {
+    /** One file for every shard's space: one fdatasync covers every shard's journal writes. */
+    VOLUME,
+    /** A file per shard, as stores made before the volume layout: for compatibility tests. */
+    FILES;
+
+    /** Parses {@code volume} or {@code files}, as {@code mkfs --layout} takes them. */
+    public static SpaceLayout parse(String name) {
+      return switch (name) {
+        case "volume" -> VOLUME;
+        case "files" -> FILES;
+        default ->
+            throw new IllegalArgumentException(
+                "layout must be volume or files, got '" + name + "'");
+      };
+    }
+  }
+
   /**
    * Segment size that holds the largest single write ({@link ShardStore#MAX_WRITE_BYTES}) with its
    * record metadata (a few blocks; 64 KiB covers the longest object name).
@@ -55,10 +74,11 @@ public final class StoreFormat {
   }
 
   /**
-   * Creates a store: {@code shards} files of {@code shardBytes} each, preallocated by writing zeros
-   * (not fallocate alone, whose unwritten extents turn every O_DSYNC write into a metadata journal
-   * commit), with both superblock copies. Refuses a directory that already holds a store; redoes
-   * one that an interrupted mkfs left (see {@link #mkfs(Path, int, long, int, Consumer)}).
+   * Creates a store in the volume layout: {@code shards} spaces of {@code shardBytes} each in one
+   * file, preallocated by writing zeros (not fallocate alone, whose unwritten extents turn every
+   * O_DSYNC write into a metadata journal commit), with both superblock copies of each. Refuses a
+   * directory that already holds a store; redoes one that an interrupted mkfs left (see {@link
+   * #mkfs(Path, int, long, int, Consumer)}).
    */
   public static void mkfs(Path dir, int shards, long shardBytes, int segmentBytes)
       throws IOException {
@@ -75,6 +95,18 @@ public final class StoreFormat {
   public static void mkfs(
       Path dir, int shards, long shardBytes, int segmentBytes, Consumer<String> notes)
       throws IOException {
+    mkfs(dir, shards, shardBytes, segmentBytes, SpaceLayout.VOLUME, notes);
+  }
+
+  /** {@link #mkfs(Path, int, long, int, Consumer)} in the given layout. */
+  public static void mkfs(
+      Path dir,
+      int shards,
+      long shardBytes,
+      int segmentBytes,
+      SpaceLayout layout,
+      Consumer<String> notes)
+      throws IOException {
     checkGeometry(shards, shardBytes, segmentBytes);
     try (DataDirLock lock = DataDirLock.acquire(dir)) {
       boolean interrupted = Files.exists(ShardFiles.mkfsMarker(dir));
@@ -84,7 +116,7 @@ public final class StoreFormat {
       if (interrupted) {
         removeInterruptedMkfs(dir, notes);
       }
-      format(dir, shards, shardBytes, segmentBytes);
+      format(dir, shards, shardBytes, segmentBytes, layout);
     }
   }
 
@@ -134,14 +166,14 @@ public final class StoreFormat {
       if (Files.exists(ShardFiles.mkfsMarker(dir))) {
         // Tidestore's own directory (mkfs put the marker there): only its shard files go.
         removeInterruptedMkfs(dir, notes);
-        format(dir, shards, shardBytes, segmentBytes);
+        format(dir, shards, shardBytes, segmentBytes, SpaceLayout.VOLUME);
         return true;
       }
       if (holdsStore(dir)) {
         return false;
       }
       refuseUnlessEmpty(dir);
-      format(dir, shards, shardBytes, segmentBytes);
+      format(dir, shards, shardBytes, segmentBytes, SpaceLayout.VOLUME);
       return true;
     }
   }
@@ -195,28 +227,43 @@ public final class StoreFormat {
   }
 
   /**
-   * Creates the shard files under the {@link ShardFiles#mkfsMarker marker}: marker durable, shards
-   * written and synced, their directory entries synced, then the marker removed durably. A crash at
-   * any point leaves either a complete store or the marker.
+   * Creates the volume or the shard files under the {@link ShardFiles#mkfsMarker marker}: marker
+   * durable, spaces written and synced, their directory entries synced, then the marker removed
+   * durably. A crash at any point leaves either a complete store or the marker.
    */
-  private static void format(Path dir, int shards, long shardBytes, int segmentBytes)
+  private static void format(
+      Path dir, int shards, long shardBytes, int segmentBytes, SpaceLayout layout)
       throws IOException {
     Path marker = writeMarker(dir);
     long first = (long) SuperblockDescriptor.COPIES * Blocks.SIZE;
     long segments = (shardBytes - first) / segmentBytes;
     long storeId = newStoreId();
     long bytes = first + segments * segmentBytes;
+    boolean volume = layout == SpaceLayout.VOLUME;
     List<List<Superblock>> superblocks = new ArrayList<>();
     for (int s = 0; s < shards; s++) {
+      long base = volume ? s * bytes : 0; // a space's offsets are absolute in its file
       List<Superblock> copies = new ArrayList<>();
       for (int copy = 0; copy < 2; copy++) {
         copies.add(
             new Superblock(
-                s, shards, bytes, segmentBytes, (int) segments, first, copy, 0, storeId));
+                s,
+                shards,
+                base + bytes,
+                segmentBytes,
+                (int) segments,
+                base + first,
+                copy,
+                0,
+                storeId));
       }
       superblocks.add(copies);
     }
-    ShardFormatter.format(dir, superblocks, bytes);
+    if (volume) {
+      ShardFormatter.formatVolume(ShardFiles.volume(dir), superblocks, bytes);
+    } else {
+      ShardFormatter.format(dir, superblocks, bytes);
+    }
     syncDirectory(dir);
     Files.delete(marker);
     syncDirectory(dir);
@@ -268,9 +315,13 @@ public final class StoreFormat {
     return marker;
   }
 
-  /** Whether {@code dir} holds a complete or interrupted store: shard files or a device's name. */
+  /**
+   * Whether {@code dir} holds a complete or interrupted store: a volume, shard files or a device's
+   * name.
+   */
   static boolean holdsStore(Path dir) {
-    return Files.exists(ShardFiles.data(dir, 0))
+    return Files.exists(ShardFiles.volume(dir))
+        || Files.exists(ShardFiles.data(dir, 0))
         || Files.exists(dir.resolve(StoreLayout.DEVICE_FILE));
   }
 

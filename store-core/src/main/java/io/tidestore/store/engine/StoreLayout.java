@@ -17,10 +17,18 @@ import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * Where a store's shards live. In a data directory, each shard is the file {@code shard-N} and its
- * checkpoints {@code shard-N.ckpt.0/1} ({@link ShardFiles}). On a raw block device (the data
- * directory then holds only its lock and the file {@value #DEVICE_FILE} naming the device), the
- * device is cut into one region per shard:
+ * Where a store's shards live. Three layouts:
+ *
+ * <ul>
+ *   <li><b>volume</b> (what mkfs creates): every shard's space is a region of one preallocated
+ *       file, {@value #VOLUME_FILE}, shard r at {@code [r * S, (r + 1) * S)}; the checkpoints are
+ *       files, {@code shard-N.ckpt.0/1}. One file, so one fdatasync makes the journal writes of
+ *       every shard durable ({@link io.tidestore.store.journal.GroupFlush}).
+ *   <li><b>files</b> (stores made before the volume layout; still mounted): each shard is the file
+ *       {@code shard-N} and its checkpoints {@code shard-N.ckpt.0/1} ({@link ShardFiles}).
+ *   <li><b>device</b>: a raw block device (the data directory then holds only its lock and the file
+ *       {@value #DEVICE_FILE} naming the device), cut into one region per shard:
+ * </ul>
  *
  * <pre>
  *   region r = [r * R, (r + 1) * R)
@@ -31,11 +39,14 @@ import java.util.zip.CRC32C;
  * </pre>
  *
  * A shard's superblock records its space's absolute end, so shard 0's (at offset 0) gives S and
- * with it every region: the layout needs nothing but the device. Immutable.
+ * with it every region: the volume and device layouts need nothing but their file. Immutable.
  */
 public final class StoreLayout {
   /** The file in a data directory that names the block device holding the store. */
   public static final String DEVICE_FILE = "device";
+
+  /** The file in a data directory that holds every shard's space (the volume layout). */
+  public static final String VOLUME_FILE = ShardFiles.VOLUME;
 
   /** The smallest checkpoint slot on a device. */
   static final long MIN_SLOT_BYTES = 4L << 20;
@@ -48,25 +59,31 @@ public final class StoreLayout {
   static final int SLOT_FRACTION = 32;
 
   private final Path dir;
-  private final Path device; // null: files in dir
-  private final long spaceBytes; // device only
-  private final long regionBytes; // device only
+  private final Path device; // null: files in dir, or the volume
+  private final Path volume; // null: files in dir, or a device
+  private final long spaceBytes; // device and volume only
+  private final long regionBytes; // device and volume only
 
-  private StoreLayout(Path dir, Path device, long spaceBytes) {
+  private StoreLayout(Path dir, Path device, Path volume, long spaceBytes) {
     this.dir = dir;
     this.device = device;
+    this.volume = volume;
     this.spaceBytes = spaceBytes;
-    this.regionBytes = device == null ? 0 : spaceBytes + 2 * slotBytes(spaceBytes);
+    this.regionBytes =
+        device != null ? spaceBytes + 2 * slotBytes(spaceBytes) : volume != null ? spaceBytes : 0;
   }
 
-  /** The layout of the store in {@code dir}: on the device it names, else files. */
+  /** The layout of the store in {@code dir}: on the device it names, its volume, else files. */
   public static StoreLayout of(Path dir) throws IOException {
     Path device = device(dir);
-    if (device == null) {
-      return new StoreLayout(dir, null, 0);
+    if (device != null) {
+      return new StoreLayout(dir, device, null, readSuperblock(device, 0).shardBytes());
     }
-    Superblock first = readSuperblock(device, 0);
-    return new StoreLayout(dir, device, first.shardBytes());
+    Path volume = ShardFiles.volume(dir);
+    if (Files.exists(volume)) {
+      return new StoreLayout(dir, null, volume, readSuperblock(volume, 0).shardBytes());
+    }
+    return new StoreLayout(dir, null, null, 0);
   }
 
   /** The device {@code dir} names, or null when its store is made of files. */
@@ -84,7 +101,7 @@ public final class StoreLayout {
 
   /** A device layout with {@code spaceBytes} per shard space (mkfs). */
   static StoreLayout forDevice(Path dir, Path device, long spaceBytes) {
-    return new StoreLayout(dir, device, spaceBytes);
+    return new StoreLayout(dir, device, null, spaceBytes);
   }
 
   /** Checkpoint slot size for a space of {@code spaceBytes}. */
@@ -107,18 +124,40 @@ public final class StoreLayout {
     return device != null;
   }
 
-  /** The device, or null for files. */
+  /** The device, or null for files and the volume. */
   public Path deviceOrNull() {
     return device;
   }
 
-  /** Bytes between two shards' regions on a device. */
+  /**
+   * Whether every shard's space is in one file or device, so that one fdatasync covers the journal
+   * writes of them all (volume and device layouts).
+   */
+  public boolean sharedSpaces() {
+    return device != null || volume != null;
+  }
+
+  /** The layout's name as docs, /status and fsck say it: volume, files or device. */
+  public String name() {
+    return device != null ? "device" : volume != null ? "volume" : "files";
+  }
+
+  /** Bytes between two shards' regions on a device or in the volume. */
   long regionBytes() {
     return regionBytes;
   }
 
   /** Where shard {@code shard} lives. */
   public ShardSpace space(int shard) {
+    if (volume != null) {
+      return new ShardSpace(
+          shard,
+          volume,
+          shard * regionBytes,
+          List.of(
+              new ShardSpace.Slot(ShardFiles.checkpoint(dir, shard, 0), 0, Long.MAX_VALUE, true),
+              new ShardSpace.Slot(ShardFiles.checkpoint(dir, shard, 1), 0, Long.MAX_VALUE, true)));
+    }
     if (device == null) {
       return ShardSpace.files(dir, shard);
     }
@@ -135,6 +174,9 @@ public final class StoreLayout {
 
   /** The newest valid superblock of shard {@code shard}, read with plain file I/O. */
   public Superblock readSuperblock(int shard) throws IOException {
+    if (volume != null) {
+      return readSuperblock(volume, shard * regionBytes);
+    }
     if (device == null) {
       Path path = ShardFiles.data(dir, shard);
       if (!Files.exists(path)) {

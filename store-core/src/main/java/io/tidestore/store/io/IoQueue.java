@@ -122,6 +122,15 @@ public interface IoQueue extends AutoCloseable {
   /** Closes a batch opened by {@link #beginBatch}; the outermost one submits what was held. */
   default void endBatch() throws IOException {}
 
+  /**
+   * Submits every prepared operation now, even inside a batch: for I/O that should reach the device
+   * before the rest of the batch's work runs (a journal group's next records, issued as its flush
+   * completes and before the acknowledgements it releases are sent). Owner thread only.
+   */
+  default int submitNow() throws IOException {
+    return submit();
+  }
+
   /** Delivers every completion that is ready, without blocking; returns how many. */
   int poll();
 

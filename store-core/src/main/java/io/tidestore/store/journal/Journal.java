@@ -98,7 +98,7 @@ public final class Journal implements SealedRecords.Owner {
       long epoch,
       int headSegment,
       long headOffset,
-      SyncRound round) {
+      SyncSharing sharing) {
     this.shard = shard;
     this.geometry = geometry;
     this.config = config;
@@ -114,7 +114,7 @@ public final class Journal implements SealedRecords.Owner {
             file,
             config.maxBatchesInFlight(),
             config.journalFlush() == JournalFlush.SHARED_FDATASYNC,
-            round,
+            sharing,
             buffers,
             listener,
             this,

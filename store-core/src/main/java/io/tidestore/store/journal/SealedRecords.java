@@ -53,7 +53,7 @@ final class SealedRecords implements IoCompletion {
       IoFile file,
       int maxInFlight,
       boolean sharedSync,
-      SyncRound round,
+      SyncSharing sharing,
       RecordBuffers buffers,
       Journal.Listener listener,
       Owner owner,
@@ -66,7 +66,7 @@ final class SealedRecords implements IoCompletion {
     this.listener = listener;
     this.owner = owner;
     this.lastAppliedSeq = lastAppliedSeq;
-    this.sync = sharedSync ? new SharedSync(queue, file, round, this, sealed) : null;
+    this.sync = sharedSync ? new SharedSync(queue, file, sharing, this, sealed) : null;
   }
 
   void observe(JournalObserver observer) {
@@ -104,11 +104,11 @@ final class SealedRecords implements IoCompletion {
 
   /**
    * Whether a record sealed now would be written at once: fewer than {@code maxBatchesInFlight}
-   * records are being written, none sealed earlier waits for a slot, and no shared fdatasync is in
-   * flight (the record would only wait for the next one).
+   * records are being written, none sealed earlier waits for a slot, and the shared fdatasync would
+   * not rather have the batch grow ({@link SharedSync#holdsNewRecords}).
    */
   boolean canWriteNow() {
-    if (sync != null && sync.inFlight()) {
+    if (sync != null && sync.holdsNewRecords()) {
       return false;
     }
     int busy = writing;
@@ -202,6 +202,27 @@ final class SealedRecords implements IoCompletion {
       }
     }
     return null;
+  }
+
+  /**
+   * The group's flush covered records of this journal: they are durable now, but not yet applied.
+   * What {@link #completed} does for the journal's own fdatasync, in the steps the group spreads
+   * out: this, then {@link #startNextRecord} for every member, then {@link #applyDurable}.
+   */
+  void groupFlushed() {
+    sync.completed(observer);
+  }
+
+  /** Seals and prepares the write of the batch that grew while the flush ran, if it may go now. */
+  void startNextRecord() {
+    if (failure == null) {
+      owner.slotFreed();
+    }
+  }
+
+  /** Applies and acknowledges the durable records, then issues what waited. */
+  void applyDurable() {
+    drain();
   }
 
   @Override

@@ -1,16 +1,18 @@
 package io.tidestore.store.journal;
 
 import io.tidestore.store.api.JournalObserver;
-import io.tidestore.store.io.IoCompletion;
 import io.tidestore.store.io.IoFile;
+import io.tidestore.store.io.IoOpException;
 import io.tidestore.store.io.IoQueue;
 
 /**
  * The shared fdatasync of a journal in {@code SHARED_FDATASYNC} mode: records are written with
- * plain writes, and one fdatasync covers every record whose writes had completed when it was
- * issued, never one still in flight. At most one is in flight: a second would only queue behind the
- * same device cache flush, so records that complete meanwhile share the next one. Syncs of the
- * journals on one I/O queue go in rounds ({@link SyncRound}). Owner thread only.
+ * plain writes, and an fdatasync covers every record whose writes had completed when it was issued,
+ * never one still in flight. At most one is in flight: a second would only queue behind the same
+ * device cache flush, so records that complete meanwhile share the next one. How the journals on
+ * one I/O queue share them is {@link SyncSharing}: each its own fdatasync, lined up in rounds
+ * ({@link SyncRound}), or one fdatasync for the whole group ({@link GroupFlush}). Owner thread
+ * only.
  */
 final class SharedSync implements SyncRound.Member {
   /** Completion tag of the fdatasync (record tags are sequence numbers, all >= 1). */
@@ -18,8 +20,9 @@ final class SharedSync implements SyncRound.Member {
 
   private final IoQueue queue;
   private final IoFile file;
-  private final SyncRound round;
-  private final IoCompletion completion;
+  private final SyncRound round; // null in a group
+  private final GroupFlush group; // null in rounds
+  private final SealedRecords completion;
   private final SealedQueue sealed;
   private boolean inFlight;
   private boolean queued;
@@ -30,17 +33,92 @@ final class SharedSync implements SyncRound.Member {
    * @param completion receives the fdatasync's completion, tagged {@link #TAG}
    */
   SharedSync(
-      IoQueue queue, IoFile file, SyncRound round, IoCompletion completion, SealedQueue sealed) {
+      IoQueue queue,
+      IoFile file,
+      SyncSharing sharing,
+      SealedRecords completion,
+      SealedQueue sealed) {
     this.queue = queue;
     this.file = file;
-    this.round = round;
+    this.round = sharing instanceof SyncRound r ? r : null;
+    this.group = sharing instanceof GroupFlush g ? g : null;
     this.completion = completion;
     this.sealed = sealed;
+    if (group != null) {
+      group.join(this);
+    }
   }
 
   /** Whether an fdatasync is in flight (a record sealed now would only wait behind it). */
   boolean inFlight() {
-    return inFlight;
+    return group != null ? group.inFlight() : inFlight;
+  }
+
+  /**
+   * Whether a record sealed now should rather keep growing. Alone: while an fdatasync is in flight
+   * (the record would only wait for the next one). In a group: while the group's flush is in
+   * flight, and while a record of this journal is being written, waits for the group's next flush
+   * or is covered by the one in flight: one record per journal per flush, as many operations in it
+   * as arrived meanwhile. Measured against sealing more often (docs/benchmarks.md, "One flush for
+   * the shards of a reactor"): each further record is a device write and a completion on the
+   * reactor, and its operations would have waited for the same flush anyway.
+   */
+  boolean holdsNewRecords() {
+    if (group == null) {
+      return inFlight;
+    }
+    if (group.inFlight()) {
+      return true;
+    }
+    for (int i = 0; i < sealed.size(); i++) {
+      Batch b = sealed.get(i);
+      if (b.submitted && !b.durable && !b.failed) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The journal's file (the group flushes through one member's handle). */
+  IoFile file() {
+    return file;
+  }
+
+  /** Whether a record's writes are being made: a flush issued now would not cover it. */
+  boolean writesInFlight() {
+    for (int i = 0; i < sealed.size(); i++) {
+      Batch b = sealed.get(i);
+      if (b.submitted && !b.written && !b.durable && !b.failed) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The group flushes: marks every written, uncovered record as covered by it; returns whether
+   * there was any.
+   */
+  boolean cover() {
+    boolean any = false;
+    for (int i = 0; i < sealed.size(); i++) {
+      Batch b = sealed.get(i);
+      if (uncovered(b)) {
+        b.syncing = true;
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  /** The group's flush that covered records of this journal failed: they fail, and every later. */
+  void flushFailed(IoOpException error) {
+    completion.failed(TAG, error);
+  }
+
+  /** The journal whose records this covers (the group drives its steps after a flush). */
+  SealedRecords journal() {
+    return completion;
   }
 
   /** fdatasyncs completed: records / syncs is how many records one flush served. */
@@ -56,6 +134,10 @@ final class SharedSync implements SyncRound.Member {
   void startIfIdle(int writing) {
     // Runs after a failure too: records older than the failed one whose writes completed are not
     // concerned by it and still become durable (and are acknowledged) through a sync of their own.
+    if (group != null) {
+      group.wake();
+      return;
+    }
     if (inFlight || queued || writing > 0 || !hasUncovered()) {
       return;
     }
@@ -79,7 +161,7 @@ final class SharedSync implements SyncRound.Member {
     return true;
   }
 
-  private boolean hasUncovered() {
+  boolean hasUncovered() {
     for (int i = 0; i < sealed.size(); i++) {
       Batch b = sealed.get(i);
       if (uncovered(b)) {
@@ -119,7 +201,9 @@ final class SharedSync implements SyncRound.Member {
         }
       }
     }
-    round.finished();
+    if (round != null) {
+      round.finished();
+    }
   }
 
   /**
@@ -138,13 +222,19 @@ final class SharedSync implements SyncRound.Member {
         }
       }
     }
-    round.finished();
+    if (round != null) {
+      round.finished();
+    }
     return first;
   }
 
   /** The journal closes: it leaves the queue's rounds. */
   void forget() {
-    round.forget(this);
+    if (round != null) {
+      round.forget(this);
+    } else {
+      group.leave(this);
+    }
     queued = false;
   }
 }

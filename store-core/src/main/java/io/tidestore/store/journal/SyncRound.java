@@ -13,7 +13,7 @@ import java.util.ArrayList;
  *
  * <p>Owner thread of the queue only (all its journals run there).
  */
-public final class SyncRound {
+public final class SyncRound implements SyncSharing {
   /** What a journal does when the round it waited for begins. */
   interface Member {
     /** Issues the sync it waited to issue; false when it no longer has anything to cover. */
@@ -64,6 +64,7 @@ public final class SyncRound {
   }
 
   /** Rounds started so far (each is one or more syncs issued together). */
+  @Override
   public long rounds() {
     return rounds;
   }

@@ -17,7 +17,7 @@ import io.tidestore.store.index.ObjectIndex;
 import io.tidestore.store.io.IoOpException;
 import io.tidestore.store.journal.Batch;
 import io.tidestore.store.journal.Journal;
-import io.tidestore.store.journal.SyncRound;
+import io.tidestore.store.journal.SyncSharing;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.CorruptRecordException;
 import io.tidestore.store.segment.SegmentTable;
@@ -66,7 +66,7 @@ final class LogShard implements ShardStore, Journal.Listener {
       CheckpointSlot[] checkpointSlots,
       Checkpoint checkpoint,
       Replay.Result replay,
-      SyncRound syncRound) {
+      SyncSharing syncSharing) {
     this.owner = Thread.currentThread();
     this.ctx = ctx;
     this.arena = arena;
@@ -87,7 +87,7 @@ final class LogShard implements ShardStore, Journal.Listener {
             ctx.superblock.epoch(),
             replay.headSegment(),
             replay.headOffset(),
-            syncRound);
+            syncSharing);
     this.reads = new ReadPath(ctx, staging, arena);
     this.bases = new MergeBases(ctx, reads, arena);
     this.checkpointer =

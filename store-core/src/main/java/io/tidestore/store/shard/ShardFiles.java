@@ -4,15 +4,23 @@ import java.nio.file.Path;
 import java.util.regex.Pattern;
 
 /**
- * File names in a data directory: {@code shard-N} (the space), {@code shard-N.ckpt.0/1}, and {@code
- * mkfs-incomplete}, present while a mkfs is under way or after one was interrupted.
+ * File names in a data directory: {@code volume} (every shard's space, in the volume layout) or
+ * {@code shard-N} (one shard's space, in the files layout of older stores), {@code
+ * shard-N.ckpt.0/1}, and {@code mkfs-incomplete}, present while a mkfs is under way or after one
+ * was interrupted.
  */
 public final class ShardFiles {
   /** Name of the file mkfs creates first and removes last; see {@link #mkfsMarker}. */
   public static final String MKFS_MARKER = "mkfs-incomplete";
 
-  /** Names of every file a store's shards use: {@code shard-N}, {@code shard-N.ckpt.K}. */
-  private static final Pattern SHARD_FILE = Pattern.compile("shard-[0-9]+(\\.ckpt\\.[0-9]+)?");
+  /** Name of the file that holds every shard's space in the volume layout. */
+  public static final String VOLUME = "volume";
+
+  /**
+   * Names of every file a store's shards use: the volume, {@code shard-N}, {@code shard-N.ckpt.K}.
+   */
+  private static final Pattern SHARD_FILE =
+      Pattern.compile("volume|shard-[0-9]+(\\.ckpt\\.[0-9]+)?");
 
   private ShardFiles() {}
 
@@ -30,6 +38,12 @@ public final class ShardFiles {
     return SHARD_FILE.matcher(name).matches();
   }
 
+  /** The volume: every shard's space, shard r at {@code r * S} (the volume layout). */
+  public static Path volume(Path dir) {
+    return dir.resolve(VOLUME);
+  }
+
+  /** Shard {@code shard}'s space in the files layout. */
   public static Path data(Path dir, int shard) {
     return dir.resolve("shard-" + shard);
   }

@@ -11,7 +11,7 @@ import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.index.ObjectIndex;
 import io.tidestore.store.io.IoFile;
 import io.tidestore.store.io.IoQueue;
-import io.tidestore.store.journal.SyncRound;
+import io.tidestore.store.journal.SyncSharing;
 import io.tidestore.store.memory.BudgetedArena;
 import io.tidestore.store.memory.MemoryBudget;
 import io.tidestore.store.memory.MemoryUse;
@@ -60,7 +60,7 @@ public final class ShardMount {
       StoreConfig config,
       ExtentCacheHook cache,
       MemoryBudget budget,
-      SyncRound syncRound)
+      SyncSharing syncSharing)
       throws IOException {
     long start = System.nanoTime();
     int shard = space.shard();
@@ -101,7 +101,7 @@ public final class ShardMount {
       }
       ShardContext ctx =
           new ShardContext(shard, queue, file, next, config, loaded.index, loaded.segments, cache);
-      LogShard logShard = new LogShard(ctx, arena, opened.slots, loaded.checkpoint, r, syncRound);
+      LogShard logShard = new LogShard(ctx, arena, opened.slots, loaded.checkpoint, r, syncSharing);
       LOG.log(
           r.laterRecords() > 0 ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
           String.format(

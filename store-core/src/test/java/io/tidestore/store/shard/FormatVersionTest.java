@@ -12,6 +12,7 @@ import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.engine.LogStore;
 import io.tidestore.store.engine.StoreFormat;
+import io.tidestore.store.engine.StoreLayout;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.io.backend.IoQueues;
@@ -104,7 +105,7 @@ class FormatVersionTest {
     ObjectKey k = new ObjectKey(1, "kept");
     byte[] data = ShardBasicsTest.bytes(9000, 1);
     withShard(k, data);
-    Path shard = ShardFiles.data(dir, 0);
+    Path shard = StoreLayout.of(dir).space(0).path();
     setVersion(shard, (short) 1);
     assertArrayEquals(data, withShard(k, null));
     short[] v = versions(shard);
@@ -118,7 +119,7 @@ class FormatVersionTest {
       h.shard.close();
       h.shard = null;
       h.store.close();
-      setVersion(ShardFiles.data(dir, 0), (short) (SuperblockDescriptor.VERSION + 1));
+      setVersion(StoreLayout.of(dir).space(0).path(), (short) (SuperblockDescriptor.VERSION + 1));
       IOException e = assertThrows(IOException.class, h::mount);
       assertTrue(e.getMessage().contains("newer Tidestore"), e.getMessage());
       h.store = null;

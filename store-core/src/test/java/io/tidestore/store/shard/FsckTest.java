@@ -11,6 +11,7 @@ import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.engine.Fsck;
 import io.tidestore.store.engine.LogStore;
 import io.tidestore.store.engine.StoreFormat;
+import io.tidestore.store.engine.StoreLayout;
 import io.tidestore.store.index.BlockEntry;
 import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.io.IoQueue;
@@ -61,7 +62,8 @@ class FsckTest {
     }
     List<String> out = new ArrayList<>();
     assertEquals(0, Fsck.check(dir, out::add), String.join("\n", out));
-    try (FileChannel ch = FileChannel.open(ShardFiles.data(dir, 0), StandardOpenOption.WRITE)) {
+    try (FileChannel ch =
+        FileChannel.open(StoreLayout.of(dir).space(0).path(), StandardOpenOption.WRITE)) {
       ch.write(ByteBuffer.wrap(new byte[] {0x42}), location * Blocks.SIZE + 100);
     }
     out.clear();

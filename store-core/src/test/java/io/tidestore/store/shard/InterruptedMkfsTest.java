@@ -13,6 +13,7 @@ import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.engine.Fsck;
 import io.tidestore.store.engine.LogStore;
 import io.tidestore.store.engine.StoreFormat;
+import io.tidestore.store.engine.StoreLayout;
 import io.tidestore.store.io.TestFiles;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -42,10 +43,14 @@ class InterruptedMkfsTest {
     TestFiles.deleteRecursively(dir);
   }
 
-  /** What a mkfs of 3 shards killed while preallocating leaves: marker, zeros, no superblocks. */
+  /**
+   * What mkfs runs killed while preallocating leave: marker, zeros, no superblocks; a volume, and
+   * the shard files of the files layout (an older build's mkfs, or {@code --layout files}).
+   */
   private static void leaveInterruptedMkfs(Path dir) throws IOException {
     Files.createDirectories(dir);
     Files.writeString(ShardFiles.mkfsMarker(dir), "");
+    Files.write(ShardFiles.volume(dir), new byte[2 << 20]);
     Files.write(ShardFiles.data(dir, 0), new byte[3 << 20]);
     Files.write(ShardFiles.data(dir, 1), new byte[1 << 20]);
     Files.write(ShardFiles.data(dir, 2), new byte[0]);
@@ -80,7 +85,10 @@ class InterruptedMkfsTest {
     StoreFormat.mkfs(dir, 2, SHARD_BYTES, SEGMENT_BYTES, notes::add);
     assertEquals(1, notes.size(), notes.toString());
     assertTrue(notes.get(0).contains("an interrupted mkfs left " + dir), notes.get(0));
+    assertFalse(Files.exists(ShardFiles.data(dir, 0)), "shard-0 of the interrupted mkfs");
     assertFalse(Files.exists(ShardFiles.data(dir, 2)), "shard-2 of the interrupted mkfs");
+    long volume = Files.size(ShardFiles.volume(dir));
+    assertTrue(volume > SHARD_BYTES && volume <= 2 * SHARD_BYTES, "the new volume: " + volume);
     assertCompleteStore(dir, 2);
   }
 
@@ -137,13 +145,14 @@ class InterruptedMkfsTest {
     }
     assertTrue(Files.exists(ShardFiles.mkfsMarker(dir)));
     assertEquals(3 << 20, Files.size(ShardFiles.data(dir, 0)));
-    assertEquals((3 << 20) + (1 << 20), StoreFormat.interruptedMkfsBytes(dir));
+    assertEquals((2 << 20) + (3 << 20) + (1 << 20), StoreFormat.interruptedMkfsBytes(dir));
   }
 
   /**
-   * The real thing: mkfs in a child JVM, SIGKILLed as it creates its first or second shard file,
-   * several times. Each time the directory is either a complete store or refused as an interrupted
-   * mkfs (never a store without valid superblocks), and a mkfs of it succeeds.
+   * The real thing: mkfs in a child JVM, SIGKILLed as it creates the volume or once the volume
+   * holds a shard's worth of bytes, several times. Each time the directory is either a complete
+   * store or refused as an interrupted mkfs (never a store without valid superblocks), and a mkfs
+   * of it succeeds.
    */
   @Test
   void mkfsKilledWhileFormattingIsAlwaysRecognisedAndRedone() throws Exception {
@@ -154,13 +163,18 @@ class InterruptedMkfsTest {
       Files.createDirectories(data);
       Process child = null;
       try (WatchService watcher = data.getFileSystem().newWatchService()) {
-        data.register(watcher, StandardWatchEventKinds.ENTRY_CREATE);
+        data.register(
+            watcher, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY);
         child = startMkfsChild(data);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        // The kill lands as the first or the second shard file appears (alternate rounds): a
-        // point in formatting, not a wall-clock delay, so it lands inside mkfs on any disk.
-        Path trigger = ShardFiles.data(data, round % 2);
-        while (!Files.exists(trigger) && child.isAlive() && System.nanoTime() < deadline) {
+        // The kill lands as the volume appears or once it has grown by a shard's worth
+        // (alternate rounds): a point in formatting, not a wall-clock delay, so it lands inside
+        // mkfs on any disk.
+        Path volume = ShardFiles.volume(data);
+        long grown = round % 2 == 0 ? 0 : CHILD_SHARD_BYTES;
+        while (!(Files.exists(volume) && sizeOf(volume) >= grown)
+            && child.isAlive()
+            && System.nanoTime() < deadline) {
           WatchKey key = watcher.poll(100, TimeUnit.MILLISECONDS);
           if (key != null) {
             key.pollEvents();
@@ -207,10 +221,21 @@ class InterruptedMkfsTest {
     }
   }
 
+  private static long sizeOf(Path file) {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      return -1; // removed meanwhile
+    }
+  }
+
   private static byte[] superblocks(Path dir) throws IOException {
     byte[] all = new byte[0];
+    StoreLayout layout = StoreLayout.of(dir);
     for (int s = 0; s < 2; s++) {
-      try (var in = Files.newInputStream(ShardFiles.data(dir, s))) {
+      ShardSpace space = layout.space(s);
+      try (var in = Files.newInputStream(space.path())) {
+        in.skipNBytes(space.base());
         byte[] two = in.readNBytes(8192);
         byte[] next = new byte[all.length + two.length];
         System.arraycopy(all, 0, next, 0, all.length);

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.ScrubStats;
 import io.tidestore.store.api.StoreException;
+import io.tidestore.store.engine.StoreLayout;
 import io.tidestore.store.index.BlockEntry;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.testing.StoreHarness;
@@ -56,7 +57,7 @@ class ScrubTest {
       // Media damage in block 5 of "a".
       long entry = ((LogShard) h.shard).index().get(a).block(5);
       long at = Integer.toUnsignedLong(BlockEntry.location(entry)) * Blocks.SIZE + 100;
-      h.disk.corrupt(ShardFiles.data(dir, 0), at);
+      h.disk.corrupt(StoreLayout.of(dir).space(0).path(), at);
 
       assertTrue(h.shard.startScrub());
       ScrubStats found = scrubToEnd(h, 2);

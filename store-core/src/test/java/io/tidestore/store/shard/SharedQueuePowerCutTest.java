@@ -14,6 +14,7 @@ import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.api.StoreException;
 import io.tidestore.store.engine.LogStore;
 import io.tidestore.store.engine.StoreFormat;
+import io.tidestore.store.engine.StoreFormat.SpaceLayout;
 import io.tidestore.store.testing.SimDisk;
 import io.tidestore.store.testing.SimIoQueue;
 import io.tidestore.store.testing.StoreHarness;
@@ -26,31 +27,41 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Several shards on one I/O queue, as a reactor mounts them: their journals share fdatasync rounds
- * ({@code SyncRound}), so one shard's records wait for, and start with, the others' syncs. Random
- * writes over all shards, a power cut at a random point, remount: every object must hold a prefix
- * of its writes that contains every acknowledged one, in every shard.
+ * Several shards on one I/O queue, as a reactor mounts them: their journals share fdatasyncs, one
+ * for the whole group when the shards are regions of one volume ({@code GroupFlush}), rounds of
+ * their own otherwise ({@code SyncRound}), so one shard's records wait for, and start with, the
+ * others' syncs. Random writes over all shards, a power cut at a random point, remount: every
+ * object must hold a prefix of its writes that contains every acknowledged one, in every shard.
  */
 class SharedQueuePowerCutTest {
   private static final int SHARDS = 3;
 
   @TempDir Path dir;
 
-  static IntStream seeds() {
-    return IntStream.rangeClosed(1, Integer.getInteger("powercut.seeds", 20));
+  /** Each seed in both layouts: one flush for the group (volume), one per shard file (files). */
+  static Stream<Arguments> seeds() {
+    return IntStream.rangeClosed(1, Integer.getInteger("powercut.seeds", 20))
+        .boxed()
+        .flatMap(
+            seed ->
+                Stream.of(
+                    Arguments.of(seed, SpaceLayout.VOLUME), Arguments.of(seed, SpaceLayout.FILES)));
   }
 
   @ParameterizedTest
   @MethodSource("seeds")
-  void everyShardKeepsItsAcknowledgedWrites(int seed) throws IOException {
+  void everyShardKeepsItsAcknowledgedWrites(int seed, SpaceLayout layout) throws IOException {
     Random r = new Random(seed);
     SimDisk disk = new SimDisk(seed);
-    StoreFormat.mkfs(dir, SHARDS, StoreHarness.SHARD_BYTES, StoreHarness.SEGMENT_BYTES);
+    StoreFormat.mkfs(
+        dir, SHARDS, StoreHarness.SHARD_BYTES, StoreHarness.SEGMENT_BYTES, layout, n -> {});
     StoreConfig config = StoreHarness.testConfig().withJournalFlush(JournalFlush.SHARED_FDATASYNC);
     List<PowerCutTest.Model> models = new ArrayList<>();
     for (int i = 0; i < 8; i++) {

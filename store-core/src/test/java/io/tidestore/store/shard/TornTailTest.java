@@ -9,6 +9,7 @@ import io.tidestore.store.api.JournalFlush;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.api.StoreException;
+import io.tidestore.store.engine.StoreLayout;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.RecordHeader;
 import io.tidestore.store.testing.StoreHarness;
@@ -61,7 +62,7 @@ class TornTailTest {
       for (int i = 0; i < OBJECTS; i++) {
         h.write(new ObjectKey(1, "o" + i), 0, content(i));
       }
-      Path file = ShardFiles.data(dir, 0);
+      Path file = StoreLayout.of(dir).space(0).path();
       List<Rec> recs = records(h.disk.durableBytes(file));
       assertEquals(OBJECTS, recs.size());
       int k = trial == 13 ? OBJECTS - 1 : 1 + r.nextInt(OBJECTS - 1); // 13: the newest record

@@ -107,6 +107,11 @@ abstract class ForwardingIoQueue implements IoQueue {
   }
 
   @Override
+  public int submitNow() throws IOException {
+    return delegate.submitNow();
+  }
+
+  @Override
   public int poll() {
     return delegate.poll();
   }

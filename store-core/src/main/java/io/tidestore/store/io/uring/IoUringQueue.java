@@ -196,6 +196,20 @@ final class IoUringQueue extends AbstractIoQueue<IoUringFile> {
     return count;
   }
 
+  @Override
+  public int submitNow() throws IOException {
+    checkOwner();
+    checkOpen();
+    int count = slots.preparedCount();
+    if (count == 0) {
+      return 0;
+    }
+    ring.sq.publish();
+    slots.clearPrepared();
+    enter.submit();
+    return count;
+  }
+
   /**
    * One enter for the whole batch also means one block-layer plug: the shards' writes reach the
    * device together (one virtio notification), and none can complete, and run its RWF_DSYNC cache

@@ -49,11 +49,6 @@ final class SharedSync implements SyncRound.Member {
     }
   }
 
-  /** Whether an fdatasync is in flight (a record sealed now would only wait behind it). */
-  boolean inFlight() {
-    return group != null ? group.inFlight() : inFlight;
-  }
-
   /**
    * Whether a record sealed now should rather keep growing. Alone: while an fdatasync is in flight
    * (the record would only wait for the next one). In a group: while the group's flush is in

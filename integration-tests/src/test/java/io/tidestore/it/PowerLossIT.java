@@ -34,7 +34,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * cut could (each write not durable reverted wholly or torn at 512 B). fsck must find the cut store
  * clean, and after the restart every block holds its newest acknowledged version intact (or the
  * newer one whose acknowledgement the cut interrupted). 2 cuts per case in the suite (more if
- * neither took a write back), 100 with {@code -Dtidestore.long=true} (docs/reliability.md).
+ * neither took a write back), 100 with {@code -Dtidestore.long=true}, or N with {@code
+ * -Dtidestore.powerloss.cuts=N} (docs/reliability.md).
  */
 class PowerLossIT {
   private static final int BLOCK = 4096;
@@ -78,7 +79,12 @@ class PowerLossIT {
   }
 
   @ParameterizedTest(name = "--journal-flush {0}, store on {1}")
-  @CsvSource({"dsync, files", "fdatasync, files", "dsync, a raw device"})
+  @CsvSource({
+    "dsync, a volume",
+    "fdatasync, a volume",
+    "dsync, a raw device",
+    "fdatasync, a raw device"
+  })
   void acknowledgedWritesSurvivePowerCuts(String flush, String layout) throws Exception {
     // O_DIRECT needs a real file system; /tmp may be tmpfs.
     dir = Files.createTempDirectory(Path.of("/var/tmp"), "power-loss-it");
@@ -87,8 +93,17 @@ class PowerLossIT {
     List<String> props = List.of("-D" + PowerLoss.PROPERTY + "=" + undo);
     List<String> flagList =
         new ArrayList<>(
-            List.of("--journal-flush", flush, "--cache-size", "0", "--scrub-interval", "0"));
-    if (layout.equals("files")) {
+            List.of(
+                "--journal-flush",
+                flush,
+                "--cache-size",
+                "0",
+                "--scrub-interval",
+                "0",
+                // Both shards on one reactor: with fdatasync, one group flush covers both.
+                "--reactors",
+                "1"));
+    if (layout.equals("a volume")) {
       StoreFormat.mkfs(data, 2, 64L << 20, StoreFormat.defaultSegmentBytes(64L << 20));
     } else {
       // The daemon formats the device at its first start; the cut writes the device itself.
@@ -111,7 +126,9 @@ class PowerLossIT {
       assertEquals(0, osd.awaitExit(STOP), osd.output());
     }
     PowerCut.apply(undo, PowerCut.Tear.SECTORS, random.nextLong());
-    int cuts = Boolean.getBoolean("tidestore.long") ? 100 : 2;
+    int cuts =
+        Integer.getInteger(
+            "tidestore.powerloss.cuts", Boolean.getBoolean("tidestore.long") ? 100 : 2);
     long writesCut = 0;
     // A kill can fall where no write is on its way to the disk (about one in five did in our
     // runs): up to 6 more cuts until one has taken writes back, or the run tested no power cut.

@@ -56,6 +56,7 @@ class HashOrderMergeTest {
             pages.add(shardPage(keys, after, limit));
           }
           ListPage merged = HashOrderMerge.merge(pages, limit);
+          assertTrue(seen.size() <= all.size(), "paging does not end");
           assertTrue(merged.keys().size() <= limit);
           if (!merged.isLast()) {
             assertEquals(limit, merged.keys().size(), "a page short of the limit before the end");

@@ -73,7 +73,8 @@ class HashRangeTest {
 
   /**
    * Growing pg_num by one splits one PG, as Ceph's stable_mod does: the new PG {@code pgNum} takes
-   * the upper half of its parent's range ({@code pgNum} less its highest bit); no other range moves.
+   * the upper half of its parent's range ({@code pgNum} less its highest bit); no other range
+   * moves.
    */
   @Test
   void growingPgNumCutsOneRangeInTwo() {

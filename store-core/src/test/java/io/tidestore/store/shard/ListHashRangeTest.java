@@ -126,12 +126,14 @@ class ListHashRangeTest {
   private List<String> listAll(HashRange range, ObjectKey from, int limit) throws IOException {
     List<String> names = new ArrayList<>();
     ObjectKey after = from;
+    int pages = 0;
     do {
       ObjectKey cursor = after;
       ListPage page =
           h.call(
               (StoreCompletion<ListPage> c) ->
                   h.shard.listHashRange(POOL, range, cursor, limit, c));
+      assertPageMovesOn(page, cursor, ++pages);
       assertTrue(page.keys().size() <= limit);
       if (!page.isLast()) {
         assertEquals(limit, page.keys().size(), "a page short of the limit before the end");
@@ -141,6 +143,12 @@ class ListHashRangeTest {
       after = page.next();
     } while (after != null);
     return names;
+  }
+
+  /** Fails rather than looping forever when a cursor does not move past its own key. */
+  private static void assertPageMovesOn(ListPage page, ObjectKey cursor, int pages) {
+    assertTrue(cursor == null || !page.keys().contains(cursor), "the cursor's key came again");
+    assertTrue(pages < 10_000, "paging does not end");
   }
 
   private void assertEveryPgListsItsObjects(List<String> model) throws IOException {
@@ -214,6 +222,18 @@ class ListHashRangeTest {
     assertEveryPgListsItsObjects(model);
   }
 
+  /** Listing sees the applied state: a create or remove in flight shows once it has applied. */
+  @Test
+  void mutationsInFlightShowOnceApplied() throws IOException {
+    apply(List.of("old"), POOL, false);
+    List<String> before = listAll(HashRange.ALL, null, 10);
+    h.shard.truncate(new ObjectKey(POOL, "new"), 1, (v, e) -> {});
+    h.shard.remove(new ObjectKey(POOL, "old"), (v, e) -> {});
+    assertEquals(before, listAll(HashRange.ALL, null, 10), "saw a mutation before it applied");
+    h.awaitIdle();
+    assertEquals(List.of("new"), listAll(HashRange.ALL, null, 10));
+  }
+
   @Test
   void badArgumentsAreInvalidAndTheShardKeepsServing() throws IOException {
     apply(List.of("a"), POOL, false);
@@ -262,6 +282,7 @@ class ListHashRangeTest {
         int limit = 4;
         List<String> got = new ArrayList<>();
         ObjectKey after = null;
+        int pageCount = 0;
         do {
           ObjectKey cursor = after;
           List<ListPage> pages = new ArrayList<>();
@@ -274,6 +295,7 @@ class ListHashRangeTest {
                         shard.listHashRange(POOL, pg, cursor, limit, c)));
           }
           ListPage page = HashOrderMerge.merge(pages, limit);
+          assertPageMovesOn(page, cursor, ++pageCount);
           page.keys().forEach(k -> got.add(k.name()));
           after = page.next();
         } while (after != null);

@@ -1,24 +1,27 @@
 package io.tidestore.cluster.placement;
 
 import io.tidestore.cluster.map.PoolInfo;
-import java.nio.charset.StandardCharsets;
+import io.tidestore.store.api.PlacementHash;
 import java.util.zip.CRC32C;
 
 /**
  * Object name -> PG. The hash is fixed forever (every stored object's PG depends on it): CRC32C
- * (Castagnoli, as {@link CRC32C} computes it) of the name's UTF-8 bytes, an unsigned 32-bit value.
- * It is folded to the pool's pg_num by Ceph's {@code ceph_stable_mod}, so doubling pg_num splits
- * each PG in two (PG s keeps the objects whose new bit is 0, PG s + old pg_num gets the others)
- * instead of reshuffling every object.
+ * (Castagnoli, as {@link CRC32C} computes it) of the name's UTF-8 bytes, an unsigned 32-bit value
+ * ({@link PlacementHash}). It is folded to the pool's pg_num by Ceph's {@code ceph_stable_mod}, so
+ * doubling pg_num splits each PG in two (PG s keeps the objects whose new bit is 0, PG s + old
+ * pg_num gets the others) instead of reshuffling every object. A PG's objects are one range of the
+ * store's hash order ({@link io.tidestore.store.api.HashRange#ofPg}), which is how a shard lists
+ * them.
  */
 public final class ObjectHash {
   private ObjectHash() {}
 
-  /** The object's raw hash: CRC32C of the name's UTF-8 bytes, unsigned 32 bits in an int. */
+  /**
+   * The object's raw hash: CRC32C of the name's UTF-8 bytes, unsigned 32 bits in an int. Defined
+   * once, in the store's API ({@link PlacementHash}), which lists a PG's objects by it.
+   */
   public static int hash(String objectName) {
-    CRC32C crc = new CRC32C();
-    crc.update(objectName.getBytes(StandardCharsets.UTF_8));
-    return (int) crc.getValue();
+    return PlacementHash.of(objectName);
   }
 
   /** The raw PG (pool, whole hash), as Ceph's {@code ceph osd map} prints first. */

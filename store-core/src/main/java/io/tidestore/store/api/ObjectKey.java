@@ -36,6 +36,14 @@ public record ObjectKey(long pool, String name) implements Comparable<ObjectKey>
     return name.getBytes(StandardCharsets.UTF_8);
   }
 
+  /**
+   * The cluster's hash of this object ({@link PlacementHash#of} of the name): which PG of its pool
+   * holds it, and its place in {@link ShardStore#listHashRange}'s order. Computed on each call.
+   */
+  public int placementHash() {
+    return PlacementHash.of(name);
+  }
+
   // equals and hashCode by hand, though a record has them: the generated ones go through
   // invokedynamic method-handle trees whose compiled code is large enough that C2 stops inlining
   // the index lookup (LogShard.existing) into the read path ("already compiled into a big method").

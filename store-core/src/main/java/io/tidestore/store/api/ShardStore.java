@@ -26,9 +26,9 @@ import java.lang.foreign.MemorySegment;
  *
  * <h2>Visibility</h2>
  *
- * Reads, {@code stat}, {@code list} and {@code getXattr} see the applied state: every acknowledged
- * operation and none that failed. Mutations of one object are applied in the order they were
- * issued.
+ * Reads, {@code stat}, {@code list}, {@code listHashRange} and {@code getXattr} see the applied
+ * state: every acknowledged operation and none that failed. Mutations of one object are applied in
+ * the order they were issued.
  *
  * <h2>Buffer ownership</h2>
  *
@@ -81,6 +81,24 @@ public interface ShardStore extends AutoCloseable {
    */
   void list(
       long pool, String prefix, ObjectKey startAfter, int limit, StoreCompletion<ListPage> done);
+
+  /**
+   * Objects of {@code pool} whose placement hash lies in {@code range}, in hash order (by reversed
+   * {@link ObjectKey#placementHash()}, then name: see {@link PlacementHash}), after {@code
+   * startAfter} (null for the first page), at most {@code limit} per page. The cursor is a
+   * position, not an object: a {@code startAfter} that has been removed since, or never existed,
+   * still resumes right after where it would sort. For a PG pass {@link HashRange#ofPg}; its
+   * objects are on every shard, so list each and {@link HashOrderMerge merge} the pages. Completes
+   * inside the call. INVALID when {@code limit < 1}, {@code range} is null, {@code pool < 0} or
+   * {@code startAfter} is of another pool.
+   *
+   * <p>Cost: the index is not ordered by hash yet, so each page scans the pool's objects in the
+   * shard (hashing each name once, on its first listing) and keeps the {@code limit + 1} smallest
+   * in a bounded heap: O(objects of the pool in the shard + matches * log limit) per page, and
+   * memory of one page. An index ordered by (reversed hash, name) would make it O(log n + limit).
+   */
+  void listHashRange(
+      long pool, HashRange range, ObjectKey startAfter, int limit, StoreCompletion<ListPage> done);
 
   /** Sets a small attribute (name up to 255 bytes, value up to {@link #MAX_XATTR_BYTES}). */
   void setXattr(ObjectKey key, String name, byte[] value, StoreCompletion<Void> done);

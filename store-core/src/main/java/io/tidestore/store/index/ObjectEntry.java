@@ -26,9 +26,27 @@ public final class ObjectEntry {
   private int allocated;
   private TreeMap<String, byte[]> xattrs;
 
+  /** The key's placement hash once {@link #placementHash()} computed it; listing by hash only. */
+  private int placementHash;
+
+  private boolean placementHashKnown;
+
   ObjectEntry(ObjectKey key, long id) {
     this.key = key;
     this.id = id;
+  }
+
+  /**
+   * {@link ObjectKey#placementHash()}, computed on the first call and kept: a listing by hash range
+   * looks at every entry of a pool on every page; the two fields fit the entry's padding (56 bytes
+   * with or without them, with 12-byte headers and compressed oops).
+   */
+  public int placementHash() {
+    if (!placementHashKnown) {
+      placementHash = key.placementHash();
+      placementHashKnown = true;
+    }
+    return placementHash;
   }
 
   /** The entry of block {@code index}, {@link BlockEntry#HOLE} when unallocated. */

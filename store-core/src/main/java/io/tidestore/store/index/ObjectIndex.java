@@ -1,6 +1,8 @@
 package io.tidestore.store.index;
 
+import io.tidestore.store.api.HashRange;
 import io.tidestore.store.api.ObjectKey;
+import io.tidestore.store.api.PlacementHash;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -154,6 +156,34 @@ public final class ObjectIndex {
       }
     }
     return out;
+  }
+
+  /**
+   * Up to {@code limit + 1} existing keys of {@code pool} whose placement hash is in {@code range},
+   * in hash order after {@code startAfter} (a key of {@code pool}, or null), smallest first (the
+   * extra one tells the caller there is a next page). Scans the pool's entries: see {@link
+   * io.tidestore.store.api.ShardStore#listHashRange} for the cost.
+   */
+  public List<ObjectKey> listHashRange(
+      long pool, HashRange range, ObjectKey startAfter, int limit) {
+    int afterHash = startAfter == null ? 0 : startAfter.placementHash();
+    HashOrderSelection page = new HashOrderSelection((int) Math.min(Integer.MAX_VALUE, limit + 1L));
+    // "\0" sorts before every name (names are not empty), so the tail starts at the pool's first.
+    for (ObjectEntry e : byKey.tailMap(new ObjectKey(pool, "\0"), true).values()) {
+      if (e.key.pool() != pool) {
+        break;
+      }
+      if (!e.exists) {
+        continue;
+      }
+      int hash = e.placementHash();
+      if (range.contains(hash)
+          && (startAfter == null
+              || PlacementHash.compare(hash, e.key.name(), afterHash, startAfter.name()) > 0)) {
+        page.offer(e);
+      }
+    }
+    return page.drainInOrder();
   }
 
   /**

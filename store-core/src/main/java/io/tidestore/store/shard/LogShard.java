@@ -1,6 +1,7 @@
 package io.tidestore.store.shard;
 
 import io.tidestore.store.api.Allocation;
+import io.tidestore.store.api.HashRange;
 import io.tidestore.store.api.JournalObserver;
 import io.tidestore.store.api.ListPage;
 import io.tidestore.store.api.ObjectKey;
@@ -302,13 +303,33 @@ final class LogShard implements ShardStore, Journal.Listener {
           null, MutationGate.invalid("list needs limit >= 1 and a prefix (may be empty)"));
       return;
     }
-    List<ObjectKey> keys = ctx.index.list(pool, prefix, startAfter, limit);
+    done.complete(page(ctx.index.list(pool, prefix, startAfter, limit), limit), null);
+  }
+
+  @Override
+  public void listHashRange(
+      long pool, HashRange range, ObjectKey startAfter, int limit, StoreCompletion<ListPage> done) {
+    enter();
+    if (limit < 1
+        || range == null
+        || pool < 0
+        || (startAfter != null && startAfter.pool() != pool)) {
+      done.complete(
+          null,
+          MutationGate.invalid(
+              "listHashRange needs limit >= 1, a range, a pool >= 0 and a cursor of that pool"));
+      return;
+    }
+    done.complete(page(ctx.index.listHashRange(pool, range, startAfter, limit), limit), null);
+  }
+
+  /** A page of the first {@code limit} of {@code keys}; a key past them means there is a next. */
+  private static ListPage page(List<ObjectKey> keys, int limit) {
     if (keys.size() > limit) {
       List<ObjectKey> page = keys.subList(0, limit);
-      done.complete(new ListPage(page, page.get(limit - 1)), null);
-    } else {
-      done.complete(new ListPage(keys, null), null);
+      return new ListPage(page, page.get(limit - 1));
     }
+    return new ListPage(keys, null);
   }
 
   @Override

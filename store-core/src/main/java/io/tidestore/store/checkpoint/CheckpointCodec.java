@@ -5,6 +5,7 @@ import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.index.ObjectIndex;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.CorruptRecordException;
+import io.tidestore.store.record.Utf8;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -132,13 +133,18 @@ public final class CheckpointCodec {
   }
 
   /**
-   * Verifies the body crc and loads every object into {@code index} (which must be empty).
+   * Verifies the body crc and loads every object into {@code index} (which must be empty). Only the
+   * body's bytes are parsed, and all of them: each object once (by key and by id, ids from 1 and
+   * below the next id), names valid UTF-8, a size of at least 0 and no block entries past it.
    *
    * @throws CorruptRecordException when the body crc fails or the body does not parse
    */
   public static void load(MemorySegment image, Checkpoint header, ObjectIndex index, CRC32C crc)
       throws CorruptRecordException {
     long body = header.bodyLength();
+    if (body < 0 || header.objectCount() < 0) {
+      throw new CorruptRecordException("checkpoint with a negative body length or object count");
+    }
     if (CheckpointDescriptor.BODY_OFFSET + body > image.byteSize()) {
       throw new CorruptRecordException("checkpoint body is truncated");
     }
@@ -146,31 +152,38 @@ public final class CheckpointCodec {
         != Blocks.crc(crc, image, CheckpointDescriptor.BODY_OFFSET, body)) {
       throw new CorruptRecordException("checkpoint body crc mismatch");
     }
+    MemorySegment bytes = image.asSlice(0, CheckpointDescriptor.BODY_OFFSET + body);
     long p = CheckpointDescriptor.BODY_OFFSET;
     try {
       for (long i = 0; i < header.objectCount(); i++) {
-        long id = image.get(Blocks.LONG, p);
-        long pool = image.get(Blocks.LONG, p + 8);
-        int nameLen = Short.toUnsignedInt(image.get(Blocks.SHORT, p + 16));
-        String name = string(image, p + 18, nameLen);
+        long id = bytes.get(Blocks.LONG, p);
+        long pool = bytes.get(Blocks.LONG, p + 8);
+        int nameLen = Short.toUnsignedInt(bytes.get(Blocks.SHORT, p + 16));
+        ObjectKey key = new ObjectKey(pool, Utf8.decode(bytes, p + 18, nameLen));
         p += 18 + nameLen;
-        ObjectEntry e = index.insert(new ObjectKey(pool, name), id);
+        if (id < 1 || id == Long.MAX_VALUE || index.byId(id) != null || index.get(key) != null) {
+          throw new CorruptRecordException("checkpoint object id " + id + " or its key twice");
+        }
+        ObjectEntry e = index.insert(key, id);
         e.exists = true;
-        e.size = image.get(Blocks.LONG, p);
-        int slots = image.get(Blocks.INT, p + 8);
+        e.size = bytes.get(Blocks.LONG, p);
+        int slots = bytes.get(Blocks.INT, p + 8);
+        if (e.size < 0 || slots < 0 || slots > Blocks.count(e.size)) {
+          throw new CorruptRecordException("checkpoint object " + id + " has blocks past its size");
+        }
         p += 12;
         for (int b = 0; b < slots; b++) {
-          e.setBlock(b, image.get(Blocks.LONG, p));
+          e.setBlock(b, bytes.get(Blocks.LONG, p));
           p += 8;
         }
-        int xattrs = Short.toUnsignedInt(image.get(Blocks.SHORT, p));
+        int xattrs = Short.toUnsignedInt(bytes.get(Blocks.SHORT, p));
         p += 2;
         for (int x = 0; x < xattrs; x++) {
-          int n = Short.toUnsignedInt(image.get(Blocks.SHORT, p));
-          String xname = string(image, p + 2, n);
+          int n = Short.toUnsignedInt(bytes.get(Blocks.SHORT, p));
+          String xname = Utf8.decode(bytes, p + 2, n);
           p += 2 + n;
-          int vlen = image.get(Blocks.INT, p);
-          byte[] value = image.asSlice(p + 4, vlen).toArray(ValueLayout.JAVA_BYTE);
+          int vlen = bytes.get(Blocks.INT, p);
+          byte[] value = bytes.asSlice(p + 4, vlen).toArray(ValueLayout.JAVA_BYTE);
           p += 4 + vlen;
           e.setXattr(xname, value);
         }
@@ -178,10 +191,9 @@ public final class CheckpointCodec {
     } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
       throw new CorruptRecordException("checkpoint body does not parse: " + e.getMessage());
     }
+    if (p != bytes.byteSize()) {
+      throw new CorruptRecordException("checkpoint objects end before the body does");
+    }
     index.nextId(header.nextObjectId());
-  }
-
-  private static String string(MemorySegment image, long p, int n) {
-    return new String(image.asSlice(p, n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
   }
 }

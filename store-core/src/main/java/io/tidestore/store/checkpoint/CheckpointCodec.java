@@ -104,7 +104,9 @@ public final class CheckpointCodec {
   /**
    * Decodes and verifies a checkpoint header block.
    *
-   * @throws CorruptRecordException when magic, version, shard, store or crc do not match
+   * @throws CorruptRecordException when magic, version, shard, store or crc do not match, or the
+   *     body length or object count is negative, or the image's size in whole blocks would not be a
+   *     long
    */
   public static Checkpoint decodeHeader(MemorySegment block, int shard, long storeId, CRC32C crc)
       throws CorruptRecordException {
@@ -121,6 +123,11 @@ public final class CheckpointCodec {
         || block.get(Blocks.LONG, CheckpointDescriptor.STORE_ID_OFFSET) != storeId) {
       throw new CorruptRecordException("checkpoint belongs to another shard or store");
     }
+    long body = block.get(Blocks.LONG, CheckpointDescriptor.BODY_LENGTH_OFFSET);
+    if (!imageSizeable(body)
+        || block.get(Blocks.LONG, CheckpointDescriptor.OBJECT_COUNT_OFFSET) < 0) {
+      throw new CorruptRecordException("checkpoint body length or object count out of range");
+    }
     return new Checkpoint(
         block.get(Blocks.LONG, CheckpointDescriptor.GENERATION_OFFSET),
         block.get(Blocks.LONG, CheckpointDescriptor.LAST_SEQ_OFFSET),
@@ -133,6 +140,14 @@ public final class CheckpointCodec {
   }
 
   /**
+   * Whether a body of {@code body} bytes gives an image (header block and body in whole blocks)
+   * whose size is a long: mount sizes its read buffer so.
+   */
+  private static boolean imageSizeable(long body) {
+    return body >= 0 && body <= Long.MAX_VALUE - 2L * CheckpointDescriptor.BODY_OFFSET;
+  }
+
+  /**
    * Verifies the body crc and loads every object into {@code index} (which must be empty). Only the
    * body's bytes are parsed, and all of them: each object once (by key and by id, ids from 1 and
    * below the next id), names valid UTF-8, a size of at least 0 and no block entries past it.
@@ -142,10 +157,10 @@ public final class CheckpointCodec {
   public static void load(MemorySegment image, Checkpoint header, ObjectIndex index, CRC32C crc)
       throws CorruptRecordException {
     long body = header.bodyLength();
-    if (body < 0 || header.objectCount() < 0) {
-      throw new CorruptRecordException("checkpoint with a negative body length or object count");
+    if (!imageSizeable(body) || header.objectCount() < 0) {
+      throw new CorruptRecordException("checkpoint body length or object count out of range");
     }
-    if (CheckpointDescriptor.BODY_OFFSET + body > image.byteSize()) {
+    if (body > image.byteSize() - CheckpointDescriptor.BODY_OFFSET) {
       throw new CorruptRecordException("checkpoint body is truncated");
     }
     if (image.get(Blocks.INT, CheckpointDescriptor.BODY_CRC_OFFSET)

@@ -25,14 +25,15 @@ import java.util.zip.CRC32C;
  * flags (bit 0: make the header crc right, bit 1: the body crc, bit 2: write this shard and store
  * into the header, so the fuzzer reaches the body parser), then the header's first 128 bytes, then
  * the body, which the harness places at {@link CheckpointDescriptor#BODY_OFFSET}. The contract
- * (docs/format.md, "Index checkpoint"): a CorruptRecordException, or an index as the header
- * describes it: objectCount distinct objects (no key or id twice), each existing, found by its id,
- * with an id from 1 and below the index's next id; a size of at least 0 and no block mapped at or
- * past the size's last block; names and xattr names decoded from valid UTF-8 (a name holding U+FFFD
- * must stand in the body as it is: else it was a lenient decode), the object name within the key
- * limits (ObjectKey). Loading from an image that ends with the body gives the same objects (nothing
- * is read past the bytes the body crc covers). Allocation bounded by the input size, never by a
- * count or length field.
+ * (docs/format.md, "Index checkpoint"): a CorruptRecordException, or a header whose counts are at
+ * least 0 and whose image size (header block and body in whole blocks) is a long, and an index as
+ * the header describes it: objectCount distinct objects (no key or id twice), each existing, found
+ * by its id, with an id from 1 and below the index's next id; a size of at least 0 and no block
+ * mapped at or past the size's last block; names and xattr names decoded from valid UTF-8 (a name
+ * holding U+FFFD must stand in the body as it is: else it was a lenient decode), the object name
+ * within the key limits (ObjectKey). Loading from an image that ends with the body gives the same
+ * objects (nothing is read past the bytes the body crc covers). Allocation bounded by the input
+ * size, never by a count or length field.
  */
 class CheckpointFuzzTest {
   private static final int SHARD = 3;
@@ -67,9 +68,14 @@ class CheckpointFuzzTest {
       ObjectIndex index = new ObjectIndex();
       try {
         header = CheckpointCodec.decodeHeader(image.asSlice(0, Blocks.SIZE), SHARD, STORE_ID, crc);
-        CheckpointCodec.load(image, header, index, crc);
       } catch (CorruptRecordException e) {
         return; // the documented refusal
+      }
+      assertSizeable(header);
+      try {
+        CheckpointCodec.load(image, header, index, crc);
+      } catch (CorruptRecordException e) {
+        return;
       }
       assertConsistent(header, index, image);
       assertBodyOnly(image, header, index);
@@ -142,8 +148,17 @@ class CheckpointFuzzTest {
     }
   }
 
-  private static void assertConsistent(Checkpoint header, ObjectIndex index, MemorySegment image) {
+  /** Mount sizes the image it reads from the header: counts at least 0, a size that is a long. */
+  private static void assertSizeable(Checkpoint header) {
     assertTrue(header.bodyLength() >= 0 && header.objectCount() >= 0, "" + header);
+    assertTrue(
+        Blocks.roundUp(CheckpointDescriptor.BODY_OFFSET + header.bodyLength())
+            >= CheckpointDescriptor.BODY_OFFSET,
+        "the image size of " + header + " overflows a long");
+  }
+
+  private static void assertConsistent(Checkpoint header, ObjectIndex index, MemorySegment image) {
+
     assertEquals(header.objectCount(), index.entries().size(), "objects loaded: " + header);
     assertEquals(header.objectCount(), index.objectCount(), "objects existing: " + header);
     for (ObjectEntry e : index.entries()) {

@@ -5,6 +5,7 @@ import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.index.ObjectIndex;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.CorruptRecordException;
+import io.tidestore.store.record.Utf8;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -103,7 +104,9 @@ public final class CheckpointCodec {
   /**
    * Decodes and verifies a checkpoint header block.
    *
-   * @throws CorruptRecordException when magic, version, shard, store or crc do not match
+   * @throws CorruptRecordException when magic, version, shard, store or crc do not match, or the
+   *     body length or object count is negative, or the image's size in whole blocks would not be a
+   *     long
    */
   public static Checkpoint decodeHeader(MemorySegment block, int shard, long storeId, CRC32C crc)
       throws CorruptRecordException {
@@ -120,6 +123,11 @@ public final class CheckpointCodec {
         || block.get(Blocks.LONG, CheckpointDescriptor.STORE_ID_OFFSET) != storeId) {
       throw new CorruptRecordException("checkpoint belongs to another shard or store");
     }
+    long body = block.get(Blocks.LONG, CheckpointDescriptor.BODY_LENGTH_OFFSET);
+    if (!imageSizeable(body)
+        || block.get(Blocks.LONG, CheckpointDescriptor.OBJECT_COUNT_OFFSET) < 0) {
+      throw new CorruptRecordException("checkpoint body length or object count out of range");
+    }
     return new Checkpoint(
         block.get(Blocks.LONG, CheckpointDescriptor.GENERATION_OFFSET),
         block.get(Blocks.LONG, CheckpointDescriptor.LAST_SEQ_OFFSET),
@@ -132,45 +140,65 @@ public final class CheckpointCodec {
   }
 
   /**
-   * Verifies the body crc and loads every object into {@code index} (which must be empty).
+   * Whether a body of {@code body} bytes gives an image (header block and body in whole blocks)
+   * whose size is a long: mount sizes its read buffer so.
+   */
+  private static boolean imageSizeable(long body) {
+    return body >= 0 && body <= Long.MAX_VALUE - 2L * CheckpointDescriptor.BODY_OFFSET;
+  }
+
+  /**
+   * Verifies the body crc and loads every object into {@code index} (which must be empty). Only the
+   * body's bytes are parsed, and all of them: each object once (by key and by id, ids from 1 and
+   * below the next id), names valid UTF-8, a size of at least 0 and no block entries past it.
    *
    * @throws CorruptRecordException when the body crc fails or the body does not parse
    */
   public static void load(MemorySegment image, Checkpoint header, ObjectIndex index, CRC32C crc)
       throws CorruptRecordException {
     long body = header.bodyLength();
-    if (CheckpointDescriptor.BODY_OFFSET + body > image.byteSize()) {
+    if (!imageSizeable(body) || header.objectCount() < 0) {
+      throw new CorruptRecordException("checkpoint body length or object count out of range");
+    }
+    if (body > image.byteSize() - CheckpointDescriptor.BODY_OFFSET) {
       throw new CorruptRecordException("checkpoint body is truncated");
     }
     if (image.get(Blocks.INT, CheckpointDescriptor.BODY_CRC_OFFSET)
         != Blocks.crc(crc, image, CheckpointDescriptor.BODY_OFFSET, body)) {
       throw new CorruptRecordException("checkpoint body crc mismatch");
     }
+    MemorySegment bytes = image.asSlice(0, CheckpointDescriptor.BODY_OFFSET + body);
     long p = CheckpointDescriptor.BODY_OFFSET;
     try {
       for (long i = 0; i < header.objectCount(); i++) {
-        long id = image.get(Blocks.LONG, p);
-        long pool = image.get(Blocks.LONG, p + 8);
-        int nameLen = Short.toUnsignedInt(image.get(Blocks.SHORT, p + 16));
-        String name = string(image, p + 18, nameLen);
+        long id = bytes.get(Blocks.LONG, p);
+        long pool = bytes.get(Blocks.LONG, p + 8);
+        int nameLen = Short.toUnsignedInt(bytes.get(Blocks.SHORT, p + 16));
+        ObjectKey key = new ObjectKey(pool, Utf8.decode(bytes, p + 18, nameLen));
         p += 18 + nameLen;
-        ObjectEntry e = index.insert(new ObjectKey(pool, name), id);
+        if (id < 1 || id == Long.MAX_VALUE || index.byId(id) != null || index.get(key) != null) {
+          throw new CorruptRecordException("checkpoint object id " + id + " or its key twice");
+        }
+        ObjectEntry e = index.insert(key, id);
         e.exists = true;
-        e.size = image.get(Blocks.LONG, p);
-        int slots = image.get(Blocks.INT, p + 8);
+        e.size = bytes.get(Blocks.LONG, p);
+        int slots = bytes.get(Blocks.INT, p + 8);
+        if (e.size < 0 || slots < 0 || slots > Blocks.count(e.size)) {
+          throw new CorruptRecordException("checkpoint object " + id + " has blocks past its size");
+        }
         p += 12;
         for (int b = 0; b < slots; b++) {
-          e.setBlock(b, image.get(Blocks.LONG, p));
+          e.setBlock(b, bytes.get(Blocks.LONG, p));
           p += 8;
         }
-        int xattrs = Short.toUnsignedInt(image.get(Blocks.SHORT, p));
+        int xattrs = Short.toUnsignedInt(bytes.get(Blocks.SHORT, p));
         p += 2;
         for (int x = 0; x < xattrs; x++) {
-          int n = Short.toUnsignedInt(image.get(Blocks.SHORT, p));
-          String xname = string(image, p + 2, n);
+          int n = Short.toUnsignedInt(bytes.get(Blocks.SHORT, p));
+          String xname = Utf8.decode(bytes, p + 2, n);
           p += 2 + n;
-          int vlen = image.get(Blocks.INT, p);
-          byte[] value = image.asSlice(p + 4, vlen).toArray(ValueLayout.JAVA_BYTE);
+          int vlen = bytes.get(Blocks.INT, p);
+          byte[] value = bytes.asSlice(p + 4, vlen).toArray(ValueLayout.JAVA_BYTE);
           p += 4 + vlen;
           e.setXattr(xname, value);
         }
@@ -178,10 +206,9 @@ public final class CheckpointCodec {
     } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
       throw new CorruptRecordException("checkpoint body does not parse: " + e.getMessage());
     }
+    if (p != bytes.byteSize()) {
+      throw new CorruptRecordException("checkpoint objects end before the body does");
+    }
     index.nextId(header.nextObjectId());
-  }
-
-  private static String string(MemorySegment image, long p, int n) {
-    return new String(image.asSlice(p, n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
   }
 }

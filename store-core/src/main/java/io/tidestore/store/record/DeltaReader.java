@@ -1,10 +1,14 @@
 package io.tidestore.store.record;
 
+import io.tidestore.store.api.ObjectKey;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
 
-/** Decodes the deltas of one record, bounds-checked: a malformed delta is a corrupt record. */
+/**
+ * Decodes the deltas of one record, bounds-checked: a malformed delta is a corrupt record, and so
+ * is one no replay could apply (a key an object cannot have, a name that is not UTF-8, a negative
+ * size or location, a block range past block 2^31 - 1), so a visitor never gets such values.
+ */
 public final class DeltaReader {
   private DeltaReader() {}
 
@@ -35,8 +39,11 @@ public final class DeltaReader {
             p += 8;
             int n = Short.toUnsignedInt(meta.get(Blocks.SHORT, p));
             p += 2;
+            if (pool < 0 || n == 0 || n > ObjectKey.MAX_NAME_BYTES) {
+              throw new CorruptRecordException("CREATE of a key no object can have");
+            }
             need(p, n, end);
-            String name = string(meta, p, n);
+            String name = Utf8.decode(meta, p, n);
             p += n;
             visitor.create(id, pool, name);
           }
@@ -46,8 +53,8 @@ public final class DeltaReader {
             int blocks = meta.get(Blocks.INT, p + 4);
             long endByte = meta.get(Blocks.LONG, p + 8);
             p += 16;
-            if (blocks < 0 || first < 0) {
-              throw new CorruptRecordException("negative block count in WRITE delta");
+            if (!validRange(first, blocks) || endByte < 0) {
+              throw new CorruptRecordException("WRITE delta of a block range no object has");
             }
             need(p, 4L * blocks, end);
             visitor.write(id, first, blocks, endByte, meta, p, dataIndex);
@@ -56,7 +63,11 @@ public final class DeltaReader {
           }
           case DeltaDescriptor.TRUNCATE -> {
             need(p, 8, end);
-            visitor.truncate(id, meta.get(Blocks.LONG, p));
+            long size = meta.get(Blocks.LONG, p);
+            if (size < 0) {
+              throw new CorruptRecordException("TRUNCATE to a negative size");
+            }
+            visitor.truncate(id, size);
             p += 8;
           }
           case DeltaDescriptor.REMOVE -> visitor.remove(id);
@@ -65,7 +76,7 @@ public final class DeltaReader {
             int n = Short.toUnsignedInt(meta.get(Blocks.SHORT, p));
             p += 2;
             need(p, n + 4L, end);
-            String name = string(meta, p, n);
+            String name = Utf8.decode(meta, p, n);
             p += n;
             int vlen = meta.get(Blocks.INT, p);
             p += 4;
@@ -82,18 +93,18 @@ public final class DeltaReader {
             int n = Short.toUnsignedInt(meta.get(Blocks.SHORT, p));
             p += 2;
             need(p, n, end);
-            String name = string(meta, p, n);
+            String name = Utf8.decode(meta, p, n);
             p += n;
             visitor.removeXattr(id, name);
           }
           case DeltaDescriptor.RELOCATE -> {
             need(p, 12, end);
-            visitor.relocate(
-                id,
-                meta.get(Blocks.INT, p),
-                meta.get(Blocks.INT, p + 4),
-                meta.get(Blocks.INT, p + 8),
-                dataIndex);
+            int block = meta.get(Blocks.INT, p);
+            int oldLocation = meta.get(Blocks.INT, p + 4);
+            if (block < 0 || oldLocation < 0) {
+              throw new CorruptRecordException("RELOCATE of a negative block or location");
+            }
+            visitor.relocate(id, block, oldLocation, meta.get(Blocks.INT, p + 8), dataIndex);
             p += 12;
             dataIndex++;
           }
@@ -102,8 +113,8 @@ public final class DeltaReader {
             int first = meta.get(Blocks.INT, p);
             int blocks = meta.get(Blocks.INT, p + 4);
             p += 8;
-            if (blocks < 0 || first < 0) {
-              throw new CorruptRecordException("negative block range in PUNCH delta");
+            if (!validRange(first, blocks)) {
+              throw new CorruptRecordException("PUNCH delta of a block range no object has");
             }
             visitor.punch(id, first, blocks);
           }
@@ -125,7 +136,8 @@ public final class DeltaReader {
     }
   }
 
-  private static String string(MemorySegment meta, long p, int n) {
-    return new String(meta.asSlice(p, n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+  /** Whether blocks {@code [first, first + blocks)} are all block numbers (0 to 2^31 - 1). */
+  private static boolean validRange(int first, int blocks) {
+    return first >= 0 && blocks >= 0 && (long) first + blocks <= (long) Integer.MAX_VALUE + 1;
   }
 }

@@ -29,7 +29,8 @@ public record RecordHeader(
 
   /** Whole record length in bytes. */
   public long length() {
-    return (long) (metaBlocks() + dataBlocks) * Blocks.SIZE;
+    return ((long) metaBlocks() + dataBlocks)
+        * Blocks.SIZE; // in long: both near 2^31 overflow an int
   }
 
   /**

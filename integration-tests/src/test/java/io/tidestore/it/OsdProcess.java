@@ -115,6 +115,17 @@ final class OsdProcess implements AutoCloseable {
     return start(args.toArray(String[]::new));
   }
 
+  /**
+   * {@link #startOsd} with {@code --engine} and the options in {@code engine} (the engine's name,
+   * then any more options, separated by spaces), and a 16 MiB extent cache.
+   */
+  static OsdProcess startEngine(Path data, String engine) throws IOException {
+    List<String> args = new ArrayList<>(List.of("--engine"));
+    args.addAll(List.of(engine.split(" ")));
+    args.addAll(List.of("--cache-size", "16m"));
+    return startOsd(data, args.toArray(String[]::new));
+  }
+
   /** The JVM flags the build passes to test JVMs, the same set bin/tidestore uses. */
   static List<String> jvmFlags() {
     String flags = System.getProperty("tidestore.jvm.flags", "--enable-native-access=ALL-UNNAMED");

@@ -6,9 +6,10 @@
  * error type ({@link io.tidestore.store.api.StoreException} with its codes), the block size and the
  * size limits.
  *
- * <p>Depends only on {@code io} (a shard is mounted on an {@code IoQueue}) and {@code memory} (the
- * budget a store charges). Implementations live elsewhere ({@code engine}, {@code shard}); this
- * package never builds one. New capabilities (the cluster's multi-op transactions and listing by
- * hash range) are added here as interfaces and types, and implemented in {@code shard}.
+ * <p>Depends only on {@code io} (a shard is mounted on an {@code IoQueue}), {@code owner} (who may
+ * call a shard) and {@code memory} (the budget a store charges). Implementations live elsewhere
+ * ({@code engine}, {@code shard}); this package never builds one. New capabilities (the cluster's
+ * multi-op transactions and listing by hash range) are added here as interfaces and types, and
+ * implemented in {@code shard}.
  */
 package io.tidestore.store.api;

@@ -8,6 +8,7 @@ import io.tidestore.store.api.StoreConfig;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.journal.SyncRound;
 import io.tidestore.store.memory.MemoryBudget;
+import io.tidestore.store.owner.Owner;
 import io.tidestore.store.record.Superblock;
 import io.tidestore.store.shard.ShardFiles;
 import io.tidestore.store.shard.ShardMemory;
@@ -139,7 +140,8 @@ public final class LogStore implements ObjectStore {
   }
 
   @Override
-  public ShardStore mountShard(int shard, IoQueue queue, ExtentCacheHook cache) throws IOException {
+  public ShardStore mountShard(int shard, IoQueue queue, ExtentCacheHook cache, Owner owner)
+      throws IOException {
     if (shard < 0 || shard >= shardCount) {
       throw new IllegalArgumentException("shard " + shard + " not in 0.." + (shardCount - 1));
     }
@@ -147,7 +149,7 @@ public final class LogStore implements ObjectStore {
     synchronized (syncRounds) {
       round = syncRounds.computeIfAbsent(queue, q -> new SyncRound());
     }
-    return ShardMount.mount(layout.space(shard), queue, config, cache, budget, round);
+    return ShardMount.mount(layout.space(shard), queue, config, cache, budget, round, owner);
   }
 
   /** Releases the data directory; close every mounted shard first. */

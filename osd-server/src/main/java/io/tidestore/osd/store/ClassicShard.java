@@ -102,7 +102,10 @@ final class ClassicShard implements ShardOwner, CommitThread.Unit {
         cache.ownedBy(owner);
         queue.registerBuffers(cache.regions());
       }
-      ExtentCacheHook hook = cache == null ? ExtentCacheHook.NONE : new ShardCacheHook(cache);
+      ExtentCacheHook hook =
+          cache == null
+              ? ExtentCacheHook.NONE
+              : new ShardCacheHook(cache, cacheConfig.writeMaxBlocks());
       ShardStore mounted = store.mountShard(id, queue, hook, owner);
       LOG.info(
           "PG "

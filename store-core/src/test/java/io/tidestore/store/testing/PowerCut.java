@@ -90,7 +90,7 @@ public final class PowerCut {
             } else {
               ByteBuffer old = r.oldSector(s);
               while (old.hasRemaining()) {
-                f.write(old, sector * UndoLog.SECTOR + old.position());
+                f.write(old, sector * UndoLog.SECTOR + (long) old.position());
               }
               reverted++;
             }

@@ -195,6 +195,18 @@ public final class ExtentCache implements AutoCloseable {
    * until the memory is there; returns {@link #NO_SPACE} if it cannot be (all pinned).
    */
   public long allocate(long objectId, int firstBlock, int blocks) {
+    return allocate(objectId, firstBlock, blocks, true);
+  }
+
+  /**
+   * {@link #allocate} without evicting: {@link #NO_SPACE} unless free memory holds the extent now
+   * (not counted as a rejection: the caller chose not to evict).
+   */
+  public long allocateIfFree(long objectId, int firstBlock, int blocks) {
+    return allocate(objectId, firstBlock, blocks, false);
+  }
+
+  private long allocate(long objectId, int firstBlock, int blocks, boolean mayEvict) {
     checkOpen();
     applyPendingPolicyIfAny();
     long key = CacheKeys.key(objectId, firstBlock);
@@ -208,6 +220,9 @@ public final class ExtentCache implements AutoCloseable {
       return NO_SPACE;
     }
     int p = memory.allocate(blocks);
+    if (p == BuddyAllocator.NONE && !mayEvict) {
+      return NO_SPACE;
+    }
     while (p == BuddyAllocator.NONE) {
       if (!policy.evictOne()) {
         stats.rejections++;
@@ -216,24 +231,6 @@ public final class ExtentCache implements AutoCloseable {
       p = memory.allocate(blocks);
     }
     return slots.handle(slots.allocate(key, blocks, p, memory.slice(p, blocks)));
-  }
-
-  /**
-   * {@link #allocate} without evicting: {@link #NO_SPACE} unless free memory holds the extent now.
-   */
-  public long allocateIfFree(long objectId, int firstBlock, int blocks) {
-    checkOpen();
-    applyPendingPolicyIfAny();
-    if (firstBlock + blocks > CacheKeys.MAX_BLOCKS_PER_OBJECT || blocks > policy.capacityBlocks()) {
-      return allocate(objectId, firstBlock, blocks); // its errors and its rejection
-    }
-    BuddyAllocator.orderFor(blocks);
-    int p = memory.allocate(blocks);
-    if (p == BuddyAllocator.NONE) {
-      return NO_SPACE; // full, which is not a rejection: the caller chose not to evict
-    }
-    return slots.handle(
-        slots.allocate(CacheKeys.key(objectId, firstBlock), blocks, p, memory.slice(p, blocks)));
   }
 
   /**

@@ -48,6 +48,9 @@ final class BufferTable {
 
   private int used;
 
+  /** One past the highest filled slot: {@link #indexOf}, on every I/O, scans only up to it. */
+  private int limit;
+
   /** 0 = not tried yet, 1 = the sparse table is registered, -1 = the kernel refused it. */
   private int sparse;
 
@@ -122,6 +125,7 @@ final class BufferTable {
     regionStart[slot] = region.address();
     regionEnd[slot] = region.address() + region.byteSize();
     used++;
+    limit = Math.max(limit, slot + 1);
     return slot;
   }
 
@@ -143,14 +147,14 @@ final class BufferTable {
     regionEnd[slot] = 0;
     fromRegister[slot] = false;
     used--;
+    while (limit > 0 && regionEnd[limit - 1] == 0) {
+      limit--;
+    }
   }
 
   /** The registered slot holding [address, address + length), or -1. */
   int indexOf(long address, long length) {
-    if (used == 0) {
-      return -1;
-    }
-    for (int i = 0; i < SLOTS; i++) {
+    for (int i = 0; i < limit; i++) {
       if (address >= regionStart[i] && address + length <= regionEnd[i]) {
         return i;
       }
@@ -220,6 +224,7 @@ final class BufferTable {
       java.util.Arrays.fill(regionStart, 0);
       java.util.Arrays.fill(regionEnd, 0);
       used = 0;
+      limit = 0;
     }
     if (regions.length > SLOTS) {
       throw new IllegalArgumentException("at most " + SLOTS + " regions: " + regions.length);
@@ -252,6 +257,7 @@ final class BufferTable {
       regionEnd[i] = regionStart[i] + regions[i].byteSize();
     }
     used = regions.length;
+    limit = regions.length;
     return true;
   }
 }

@@ -116,12 +116,29 @@ class ClassicEngineIT {
     }
   }
 
+  /** No writer failed; a reply that never came fails with what the daemon's threads were doing. */
+  private static void assertNoneFailed(OsdProcess osd, List<Writer> writers) {
+    for (Writer w : writers) {
+      if (w.failure instanceof java.net.SocketTimeoutException) {
+        throw new AssertionError(
+            "connection " + w.connection + " got no reply:\n" + osd.hangReport(), w.failure);
+      }
+      assertEquals(null, w.failure, "connection " + w.connection);
+    }
+  }
+
   /** Every block acknowledged by {@code writers} holds that version or a newer one of its own. */
-  private static void verify(int port, List<Writer> writers) throws IOException {
+  private static void verify(OsdProcess osd, int port, List<Writer> writers) throws IOException {
     try (NbdWire nbd = NbdWire.connect(port, "vol")) {
       for (int block = 0; block < BLOCKS; block++) {
         int acked = writers.get(block % CONNECTIONS).acked[block];
-        byte[] read = nbd.read((long) block * BLOCK, BLOCK);
+        byte[] read;
+        try {
+          read = nbd.read((long) block * BLOCK, BLOCK);
+        } catch (java.net.SocketTimeoutException e) {
+          throw new AssertionError(
+              "no reply to the read of block " + block + ":\n" + osd.hangReport(), e);
+        }
         int round = ByteBuffer.wrap(read).getInt(12);
         if (acked == 0 && ByteBuffer.wrap(read).getLong() != MAGIC) {
           continue; // never acknowledged, never landed
@@ -195,11 +212,11 @@ class ClassicEngineIT {
       for (Thread t : threads) {
         t.join(TimeUnit.SECONDS.toMillis(60));
       }
+      assertNoneFailed(osd, writers);
       for (Writer w : writers) {
-        assertEquals(null, w.failure, "connection " + w.connection);
         assertTrue(w.rounds >= ROUNDS_BEFORE_CHECK, "connection " + w.connection);
       }
-      verify(ports[1], writers);
+      verify(osd, ports[1], writers);
       Map<String, Long> after = switchesByThread(osd.pid());
       // Every PG (store shard) the image's pieces landed on was served by its op shard's workers;
       // with 8 op shards, PG p is op shard p. Both workers of a busy queue take ops.
@@ -230,6 +247,9 @@ class ClassicEngineIT {
       // acknowledged version" stays a round comparison.
       List<Writer> load = startWriters(ports[1], never, running, loaders, 1_000_000);
       assertTrue(running.await(120, TimeUnit.SECONDS), "writers stalled: " + osd.output());
+      // Every connection is still being served when the kill comes: a write left without its
+      // reply (the I/O thread never woke for a completion) fails here, not as a slow kill.
+      assertNoneFailed(osd, load);
       osd.signal("KILL");
       assertEquals(137, osd.awaitExit(STOP));
       for (Thread t : loaders) {
@@ -246,7 +266,7 @@ class ClassicEngineIT {
     }
     try (OsdProcess osd = start(data, engine)) {
       int[] ports = ports(osd);
-      verify(ports[1], writers);
+      verify(osd, ports[1], writers);
       osd.signal("TERM");
       assertEquals(0, osd.awaitExit(STOP), osd.output());
     }

@@ -277,6 +277,45 @@ final class OsdProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /**
+   * What a hung daemon was doing: its threads' stacks ({@code jcmd Thread.print}) and the kernel's
+   * view of its io_uring and eventfd descriptors ({@code /proc/PID/fdinfo}), for a test's failure
+   * message.
+   */
+  String hangReport() {
+    StringBuilder report = new StringBuilder();
+    try {
+      Process jcmd =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                  Long.toString(process.pid()),
+                  "Thread.print")
+              .redirectErrorStream(true)
+              .start();
+      report.append(new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+      Path fds = Path.of("/proc", Long.toString(process.pid()), "fd");
+      try (var entries = java.nio.file.Files.list(fds)) {
+        for (Path fd : entries.sorted().toList()) {
+          String target = java.nio.file.Files.readSymbolicLink(fd).toString();
+          if (target.contains("io_uring") || target.contains("eventfd")) {
+            Path info =
+                Path.of("/proc", Long.toString(process.pid()), "fdinfo").resolve(fd.getFileName());
+            report
+                .append("\nfd ")
+                .append(fd.getFileName())
+                .append(" -> ")
+                .append(target)
+                .append('\n');
+            report.append(java.nio.file.Files.readString(info));
+          }
+        }
+      }
+    } catch (IOException e) {
+      report.append("\n(hang report incomplete: ").append(e).append(')');
+    }
+    return report.toString();
+  }
+
   void signal(String name) throws IOException, InterruptedException {
     int rc = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start().waitFor();
     if (rc != 0) {

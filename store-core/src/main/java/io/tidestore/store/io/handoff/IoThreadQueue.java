@@ -29,6 +29,9 @@ import java.util.concurrent.locks.LockSupport;
  * which the worker's loop runs when the completion listener wakes it (the queue has no completion
  * fd, like the FileChannel backend).
  *
+ * <p>The ring is made without DEFER_TASKRUN whatever the config says (see {@link #open}): its
+ * completions must reach the I/O thread through the eventfd alone.
+ *
  * <p>No allocation per operation: a fixed pool of {@link #capacity()} slots ({@link HandedOffOp})
  * travels between the threads through two bounded lock-free queues, and each direction wakes the
  * other thread with one reused task (to the I/O thread, coalesced by a flag) or the listener.
@@ -97,7 +100,14 @@ public final class IoThreadQueue extends AbstractIoQueue<HandedOffFile> {
         call(
             ioThread,
             () -> {
-              IoQueue ring = IoQueues.create(config);
+              // Never DEFER_TASKRUN: it leaves each completion's work queued in the kernel until
+              // the ring's owner enters with GETEVENTS, and the I/O thread enters only when the
+              // ring's eventfd fires, which the kernel signals only as that queue turns non-empty.
+              // Under load, finished writes and fdatasyncs were seen waiting there with the
+              // eventfd at 0 and the I/O thread asleep, until something else signalled it
+              // (ClassicEngineIT). Without it the kernel posts the CQE itself (COOP_TASKRUN) and
+              // signals the eventfd for every CQE it posts.
+              IoQueue ring = IoQueues.create(config.withDeferTaskrun(false));
               try {
                 return new BoundRing(ring, ioThread.reap(ring), Thread.currentThread().getName());
               } catch (IOException | RuntimeException e) {

@@ -10,8 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -24,22 +22,16 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class NbdFioIT {
   private static final Duration STOP = Duration.ofSeconds(30);
-  private static final Pattern PORTS = Pattern.compile("object=(\\d+) nbd=(\\d+)");
 
   @TempDir Path dir;
 
-  /** {@code engine}: the engine's name, then any more options, separated by spaces. */
-  private OsdProcess start(Path data, String engine) throws Exception {
-    List<String> args = new ArrayList<>(List.of("--engine"));
-    args.addAll(List.of(engine.split(" ")));
-    args.addAll(List.of("--cache-size", "16m"));
-    return OsdProcess.startOsd(data, args.toArray(String[]::new));
+  private static OsdProcess start(Path data, String engine) throws Exception {
+    return OsdProcess.startEngine(data, engine);
   }
 
   private static int[] ports(OsdProcess osd) throws Exception {
-    Matcher m = PORTS.matcher(osd.awaitLine("tidestore osd ready", STOP));
-    assertTrue(m.find(), osd.output());
-    return new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))};
+    OsdProcess.Ports ports = osd.awaitPorts();
+    return new int[] {ports.object(), ports.nbd()};
   }
 
   /** Runs fio with {@code args}; returns its output, failing on a non-zero exit. */

@@ -25,8 +25,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The real daemon in each engine: its threads in the log (pinned reactors; or the classic engine's
- * messenger, op and I/O threads), the object protocol, per-thread metrics and the engine in
- * /status.
+ * messenger, op, commit, finisher and I/O threads), the object protocol, per-thread metrics and the
+ * engine in /status.
  */
 class ObjectProtocolIT {
   private static final Duration STOP = Duration.ofSeconds(30);
@@ -65,8 +65,10 @@ class ObjectProtocolIT {
         assertTrue(reactorsLine.contains("reactor-1 -> CPU "), reactorsLine);
       } else {
         String layout = osd.awaitLine("classic engine:", Duration.ofSeconds(5));
-        assertTrue(layout.contains("msgr-1 -> unpinned"), layout);
-        assertTrue(layout.contains("osd-op-0 -> unpinned"), layout);
+        assertTrue(layout.contains("msgr-2 -> unpinned"), layout); // Ceph's 3 messengers
+        assertTrue(layout.contains("osd-op-0-0 osd-op-0-1"), layout); // 2 workers per op shard
+        assertTrue(layout.contains("osd-op-7-1]"), layout); // of 8 op shards
+        assertTrue(layout.contains("[commit] [finisher]"), layout);
         assertTrue(layout.contains("io-0 -> unpinned"), layout);
         assertTrue(!osd.output().contains("reactor-0"), osd.output());
       }
@@ -80,7 +82,8 @@ class ObjectProtocolIT {
         assertArrayEquals(
             new byte[] {1, 2, 3}, client.ping(new byte[] {1, 2, 3}).get(10, TimeUnit.SECONDS));
         ShardMap map = client.shardMap().get(10, TimeUnit.SECONDS);
-        assertEquals(2, map.reactors());
+        // A port per loop that accepts connections: 2 reactors, or the 3 messengers.
+        assertEquals(engine.equals("reactor") ? 2 : 3, map.reactors());
       }
       try (ShardAwareClient sharded =
           ShardAwareClient.connect(group, EpollSocketChannel.class, address)
@@ -104,7 +107,8 @@ class ObjectProtocolIT {
       String metrics = OsdProcess.httpGet(metricsPort, "/metrics");
       assertTrue(metrics.contains("tidestore_reactor_busy_seconds_total{cpu="), metrics);
       assertTrue(metrics.contains("tidestore_reactor_idle_seconds_total"), metrics);
-      String firstThread = engine.equals("reactor") ? "reactor-0" : "osd-op-0";
+      // Per-loop metrics for every Netty loop: the reactors, or the messengers and I/O loops.
+      String firstThread = engine.equals("reactor") ? "reactor-0" : "msgr-0";
       assertTrue(metrics.contains("thread=\"" + firstThread + "\""), metrics);
       assertTrue(metrics.contains("tidestore_osd_engine{engine=\"" + engine + "\"} 1.0"), metrics);
       String status = OsdProcess.httpGet(metricsPort, "/status");

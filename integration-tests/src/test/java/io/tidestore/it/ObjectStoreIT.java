@@ -68,8 +68,8 @@ class ObjectStoreIT {
         osd.awaitReady();
         assertTrue(osd.output().contains("object store: 4 shards"), osd.output());
         if (engine.equals("classic")) {
-          // The shards run on op workers whose rings an I/O thread owns, not on reactors.
-          assertTrue(osd.output().contains("osd-op-1 mounted shards [1, 3]"), osd.output());
+          // The shards are PGs of the sharded op queue whose rings an I/O thread owns.
+          assertTrue(osd.output().contains("PG 3 mounted on op shard 3"), osd.output());
           assertTrue(osd.output().contains("submitted and reaped on io-0"), osd.output());
         }
         try (ShardAwareClient client =

@@ -115,6 +115,17 @@ final class OsdProcess implements AutoCloseable {
     return start(args.toArray(String[]::new));
   }
 
+  /**
+   * {@link #startOsd} with {@code --engine} and the options in {@code engine} (the engine's name,
+   * then any more options, separated by spaces), and a 16 MiB extent cache.
+   */
+  static OsdProcess startEngine(Path data, String engine) throws IOException {
+    List<String> args = new ArrayList<>(List.of("--engine"));
+    args.addAll(List.of(engine.split(" ")));
+    args.addAll(List.of("--cache-size", "16m"));
+    return startOsd(data, args.toArray(String[]::new));
+  }
+
   /** The JVM flags the build passes to test JVMs, the same set bin/tidestore uses. */
   static List<String> jvmFlags() {
     String flags = System.getProperty("tidestore.jvm.flags", "--enable-native-access=ALL-UNNAMED");
@@ -264,6 +275,45 @@ final class OsdProcess implements AutoCloseable {
 
   long pid() {
     return process.pid();
+  }
+
+  /**
+   * What a hung daemon was doing: its threads' stacks ({@code jcmd Thread.print}) and the kernel's
+   * view of its io_uring and eventfd descriptors ({@code /proc/PID/fdinfo}), for a test's failure
+   * message.
+   */
+  String hangReport() {
+    StringBuilder report = new StringBuilder();
+    try {
+      Process jcmd =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                  Long.toString(process.pid()),
+                  "Thread.print")
+              .redirectErrorStream(true)
+              .start();
+      report.append(new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+      Path fds = Path.of("/proc", Long.toString(process.pid()), "fd");
+      try (var entries = java.nio.file.Files.list(fds)) {
+        for (Path fd : entries.sorted().toList()) {
+          String target = java.nio.file.Files.readSymbolicLink(fd).toString();
+          if (target.contains("io_uring") || target.contains("eventfd")) {
+            Path info =
+                Path.of("/proc", Long.toString(process.pid()), "fdinfo").resolve(fd.getFileName());
+            report
+                .append("\nfd ")
+                .append(fd.getFileName())
+                .append(" -> ")
+                .append(target)
+                .append('\n');
+            report.append(java.nio.file.Files.readString(info));
+          }
+        }
+      }
+    } catch (IOException e) {
+      report.append("\n(hang report incomplete: ").append(e).append(')');
+    }
+    return report.toString();
   }
 
   void signal(String name) throws IOException, InterruptedException {

@@ -135,37 +135,51 @@ final class OsdCommand implements Callable<Integer> {
       names = "--engine",
       paramLabel = "reactor|classic",
       description =
-          "Threading engine: reactor (run to completion on pinned reactors) or classic"
-              + " (messenger threads, a sharded op queue served by worker threads, I/O threads"
-              + " owning the rings; docs/engines.md). Default: ${DEFAULT-VALUE}.")
+          "Threading engine: reactor (run to completion on pinned reactors) or classic (Ceph's"
+              + " classic OSD: messenger threads, a sharded op queue whose workers take ops under a"
+              + " PG lock, a commit thread, a finisher, I/O threads owning the rings;"
+              + " docs/engines.md). Default: ${DEFAULT-VALUE}.")
   String engine = "reactor";
 
-  // Two: one per core of a small box, so one busy connection's decoding never queues another's;
-  // Ceph's ms_async_op_threads is 3 on bigger machines.
   @Option(
       names = "--msgr-threads",
       paramLabel = "N",
       description =
-          "classic engine: unpinned event loops that only decode requests and encode replies."
+          "classic engine: messenger threads, unpinned event loops that decode requests, enqueue"
+              + " ops and write replies, nothing else (Ceph's ms_async_op_threads)."
               + " Default: ${DEFAULT-VALUE}.")
-  int msgrThreads = 2;
+  int msgrThreads = EngineSettings.DEFAULT_MSGR_THREADS;
 
   @Option(
-      names = "--op-threads",
+      names = "--op-shards",
       paramLabel = "N",
       description =
-          "classic engine: op worker threads, each owning the store shards hashed to it"
-              + " (the sharded op queue). Default: one per CPU this process may use.")
-  int opThreads;
+          "classic engine: queues of the sharded op queue; a store shard's ops go to queue"
+              + " (shard mod N) (Ceph's osd_op_num_shards). Default: ${DEFAULT-VALUE}.")
+  int opShards = EngineSettings.DEFAULT_OP_SHARDS;
+
+  @Option(
+      names = "--op-threads-per-shard",
+      paramLabel = "N",
+      description =
+          "classic engine: worker threads per op queue, each taking an op under its placement"
+              + " group's lock (Ceph's osd_op_num_threads_per_shard). Default: ${DEFAULT-VALUE}.")
+  int opThreadsPerShard = EngineSettings.DEFAULT_OP_THREADS_PER_SHARD;
+
+  // Removed: the op workers are now --op-shards x --op-threads-per-shard. Kept, hidden, so that
+  // passing it (or setting op-threads in a conf file) is an error naming its replacements rather
+  // than picocli's "unknown option".
+  @Option(names = "--op-threads", hidden = true, paramLabel = "N")
+  String removedOpThreads;
 
   // One, as a classic OSD has one BlueStore aio thread (bstore_aio) reaping its I/O.
   @Option(
       names = "--io-threads",
       paramLabel = "N",
       description =
-          "classic engine: threads that own the io_uring rings, submit and reap them."
-              + " Default: ${DEFAULT-VALUE}.")
-  int ioThreads = 1;
+          "classic engine: threads that own the io_uring rings, submit and reap them (BlueStore's"
+              + " aio thread). Default: ${DEFAULT-VALUE}.")
+  int ioThreads = EngineSettings.DEFAULT_IO_THREADS;
 
   @Option(
       names = "--cache-size",
@@ -199,9 +213,9 @@ final class OsdCommand implements Callable<Integer> {
       description =
           "How a journal record becomes durable before its writes are acknowledged: fdatasync"
               + " (plain writes; one fdatasync covers every record completed before it, for all"
-              + " the shards of a reactor when the store is one volume or device; reactor engine"
-              + " only), dsync (each record one RWF_DSYNC write), or auto (fdatasync on a volume"
-              + " or device, dsync on a store of shard files and with --engine classic). See"
+              + " the shards of a reactor when the store is one volume or device), dsync (each"
+              + " record one RWF_DSYNC write), or auto (fdatasync on a volume or device with the"
+              + " reactor engine, dsync on a store of shard files and with --engine classic). See"
               + " docs/benchmarks.md \"One flush for the shards of a reactor\"."
               + " Default: ${DEFAULT-VALUE}.")
   String journalFlush = "auto";
@@ -368,10 +382,21 @@ final class OsdCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "Invalid --shards/--shard-size for a new store: " + e.getMessage());
     }
+    if (removedOpThreads != null) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--op-threads (conf key op-threads) was removed: the classic engine's op workers are"
+              + " --op-shards (queues, default "
+              + EngineSettings.DEFAULT_OP_SHARDS
+              + ") x --op-threads-per-shard (workers per queue, default "
+              + EngineSettings.DEFAULT_OP_THREADS_PER_SHARD
+              + "), as Ceph's osd_op_num_shards x osd_op_num_threads_per_shard");
+    }
     EngineSettings engineSettings;
     try {
       engineSettings =
-          new EngineSettings(EngineKind.parse(engine), msgrThreads, opThreads, ioThreads);
+          new EngineSettings(
+              EngineKind.parse(engine), msgrThreads, opShards, opThreadsPerShard, ioThreads);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(
           spec.commandLine(), "Invalid engine settings: " + e.getMessage());
@@ -388,14 +413,8 @@ final class OsdCommand implements Callable<Integer> {
           spec.commandLine(), "--reactor-idle-poll-us applies to --engine reactor only");
     }
     if (flush == JournalFlush.AUTO && engineSettings.kind() == EngineKind.CLASSIC) {
-      flush = JournalFlush.RECORD_DSYNC; // its threads share no queue's owner: no group flush
-    }
-    if (flush == JournalFlush.SHARED_FDATASYNC && engineSettings.kind() == EngineKind.CLASSIC) {
-      // Known bug, not yet diagnosed: behind the classic engine's I/O threads some fdatasyncs
-      // (run by io-wq) never complete and the shard stalls. Refuse rather than hang.
-      throw new ParameterException(
-          spec.commandLine(),
-          "--journal-flush fdatasync is not supported with --engine classic yet (use dsync)");
+      // Each classic shard has an I/O queue of its own: no group shares a flush. Not measured.
+      flush = JournalFlush.RECORD_DSYNC;
     }
     if (overprovision < 0 || overprovision > 90) {
       throw new ParameterException(

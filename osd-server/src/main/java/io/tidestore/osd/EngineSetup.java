@@ -1,12 +1,10 @@
 package io.tidestore.osd;
 
 import io.tidestore.osd.EngineSettings.EngineKind;
-import io.tidestore.osd.classic.EventLoopIoThread;
+import io.tidestore.osd.classic.ClassicThreads;
 import io.tidestore.osd.cpu.Affinity;
 import io.tidestore.osd.cpu.CpuAllocator;
 import io.tidestore.osd.reactor.Reactors;
-import io.tidestore.osd.store.ShardQueueFactory;
-import io.tidestore.store.io.handoff.IoThreadQueue;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,32 +26,23 @@ final class EngineSetup {
 
   private static Engine reactor(OsdSettings settings) throws IOException {
     Reactors reactors = ReactorSetup.start(settings);
-    return new Engine(
-        EngineKind.REACTOR, reactors, reactors, ShardQueueFactory.OWN_RING, List.of(reactors));
+    return new Engine(EngineKind.REACTOR, reactors, List.of(reactors), null);
   }
 
   /**
-   * Messenger loops, op workers and I/O loops, all unpinned as a classic OSD's threads are: the
-   * kernel scheduler places them. Started I/O first so the workers can create their rings there.
+   * Messenger loops, the I/O loops, and the op workers, commit thread and finisher in between, all
+   * unpinned as a classic OSD's threads are: the kernel scheduler places them. The I/O loops start
+   * first so the shards can create their rings there.
    */
   private static Engine classic(OsdSettings settings) throws IOException {
     EngineSettings threads = settings.engine();
-    int opThreads =
-        threads.opThreads() > 0
-            ? threads.opThreads()
-            : Math.max(1, Affinity.processCpus(Affinity.pinner()).cardinality());
     List<Reactors> started = new ArrayList<>();
     try {
       Reactors io = group("io", threads.ioThreads(), settings, started);
-      Reactors ops = group("osd-op", opThreads, settings, started);
       Reactors msgr = group("msgr", threads.msgrThreads(), settings, started);
-      // Op worker w hands its I/O to I/O thread w mod N: with fewer I/O threads than workers,
-      // one I/O thread owns several rings, as one aio thread serves a classic OSD's shards.
-      ShardQueueFactory queues =
-          (owner, config) ->
-              IoThreadQueue.open(
-                  new EventLoopIoThread(io.get(owner.index() % io.size()).loop()), config);
-      return new Engine(EngineKind.CLASSIC, msgr, ops, queues, List.of(msgr, ops, io));
+      ClassicThreads classic =
+          ClassicThreads.start(threads.opShards(), threads.opThreadsPerShard(), io);
+      return new Engine(EngineKind.CLASSIC, msgr, List.of(msgr, io), classic);
     } catch (IOException | RuntimeException e) {
       for (int i = started.size() - 1; i >= 0; i--) {
         started.get(i).close();

@@ -178,7 +178,7 @@ public final class OsdDaemon implements AutoCloseable {
     Engine engine = EngineSetup.start(settings);
     resources.push(engine);
     reactors = engine.network();
-    ReactorMetrics.bind(metrics.registry(), engine.kind().label(), engine.groups());
+    ReactorMetrics.bind(metrics.registry(), engine.kind().label(), engine.loops());
     MemoryMetrics.bind(metrics.registry(), budget);
     MemoryMetrics.bindInboundFrames(metrics.registry(), frameBudget);
     SecurityMetrics.bind(metrics.registry(), security.counters());
@@ -190,12 +190,7 @@ public final class OsdDaemon implements AutoCloseable {
             budget,
             settings.cacheWriteMaxBytes());
     MountedShards shards =
-        MountedShards.mount(
-            store,
-            engine.shardOwners(),
-            IoQueueConfig.defaults().withBackend(settings.ioBackend()),
-            engine.queues(),
-            caches);
+        engine.mount(store, IoQueueConfig.defaults().withBackend(settings.ioBackend()), caches);
     ioBackend = shards.ioBackend();
     Gauge.builder("tidestore.io.backend.info", () -> 1)
         .description("The store's disk I/O backend in use (label backend)")

@@ -119,21 +119,44 @@ class ConfFileTest {
   void engineOptionsFromFileAndBadOnesAreUsageErrors() throws Exception {
     OsdCommand defaults = parse("osd");
     assertEquals("reactor", defaults.engine);
-    assertEquals(2, defaults.msgrThreads);
-    assertEquals(0, defaults.opThreads);
+    // Ceph's ms_async_op_threads, osd_op_num_shards and osd_op_num_threads_per_shard (SSD).
+    assertEquals(3, defaults.msgrThreads);
+    assertEquals(8, defaults.opShards);
+    assertEquals(2, defaults.opThreadsPerShard);
     assertEquals(1, defaults.ioThreads);
 
     Path conf = dir.resolve("e.conf");
-    Files.writeString(conf, "engine = classic\nmsgr-threads = 3\nop-threads = 4\nio-threads = 2\n");
+    Files.writeString(
+        conf,
+        "engine = classic\nmsgr-threads = 2\nop-shards = 4\nop-threads-per-shard = 3\n"
+            + "io-threads = 2\n");
     OsdCommand fromFile = parse("osd", "--conf", conf.toString());
     assertEquals("classic", fromFile.engine);
-    assertEquals(3, fromFile.msgrThreads);
-    assertEquals(4, fromFile.opThreads);
+    assertEquals(2, fromFile.msgrThreads);
+    assertEquals(4, fromFile.opShards);
+    assertEquals(3, fromFile.opThreadsPerShard);
     assertEquals(2, fromFile.ioThreads);
 
     // Checked when the settings are built: exit 2 before anything starts.
     assertEquals(2, TidestoreMain.run("osd", "--engine", "seastar"));
     assertEquals(2, TidestoreMain.run("osd", "--engine", "classic", "--msgr-threads", "0"));
     assertEquals(2, TidestoreMain.run("osd", "--engine", "classic", "--io-threads", "0"));
+    assertEquals(2, TidestoreMain.run("osd", "--engine", "classic", "--op-shards", "0"));
+    assertEquals(2, TidestoreMain.run("osd", "--engine", "classic", "--op-threads-per-shard", "0"));
+  }
+
+  @Test
+  void theRemovedOpThreadsIsAnErrorNamingItsReplacements() throws Exception {
+    CliRun flag = CliRun.of("osd", "--engine", "classic", "--op-threads", "4");
+    assertEquals(2, flag.exit(), flag.err());
+    assertTrue(flag.err().contains("--op-threads (conf key op-threads) was removed"), flag.err());
+    assertTrue(flag.err().contains("--op-shards"), flag.err());
+    assertTrue(flag.err().contains("--op-threads-per-shard"), flag.err());
+
+    // The conf key is still known (so the file does not fail as "unknown key"), and refused.
+    Path conf = dir.resolve("old.conf");
+    Files.writeString(conf, "engine = classic\nop-threads = 4\n");
+    assertEquals("4", parse("osd", "--conf", conf.toString()).removedOpThreads);
+    assertEquals(2, TidestoreMain.run("osd", "--conf", conf.toString()));
   }
 }

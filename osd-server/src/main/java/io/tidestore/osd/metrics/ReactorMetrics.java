@@ -11,10 +11,11 @@ import java.util.List;
 /**
  * Per-reactor utilization as counters: seconds busy, seconds idle (blocked waiting for I/O) and
  * loop passes, tagged {@code reactor} (the loop's index in its group), {@code cpu}, {@code thread}
- * (its name: {@code reactor-N}, or the classic engine's {@code msgr-N}, {@code osd-op-N}, {@code
- * io-N}) and {@code engine}. Utilization over an interval is {@code rate(busy) / (rate(busy) +
- * rate(idle))}; {@code tidestore_reactor_utilization} is that of the last second, as Seastar's
- * {@code reactor_utilization} (polling with nothing to do counts as idle). Read from any thread.
+ * (its name: {@code reactor-N}, or the classic engine's {@code msgr-N} and {@code io-N} loops; its
+ * op workers, commit thread and finisher are plain threads and have none) and {@code engine}.
+ * Utilization over an interval is {@code rate(busy) / (rate(busy) + rate(idle))}; {@code
+ * tidestore_reactor_utilization} is that of the last second, as Seastar's {@code
+ * reactor_utilization} (polling with nothing to do counts as idle). Read from any thread.
  */
 public final class ReactorMetrics {
   private ReactorMetrics() {}

@@ -1,5 +1,7 @@
 package io.tidestore.osd.store;
 
+import io.netty.util.concurrent.EventExecutor;
+import io.tidestore.osd.classic.ClassicThreads;
 import io.tidestore.osd.ops.ObjectOps;
 import io.tidestore.osd.ops.PieceIo;
 import io.tidestore.osd.reactor.Reactors;
@@ -10,11 +12,13 @@ import io.tidestore.store.io.IoQueueConfig;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
- * The store's shards, each mounted on the reactor that owns it ({@link ShardAssignment}), and the
- * ways in: {@link #objectOps} for the gateways, {@link #pieceIo} for the image data path, {@link
- * #admin} for the cache policy and stats. Protocol objects live in pool {@link
+ * The store's shards, each mounted on its owner (the reactor that owns it, {@link ShardAssignment};
+ * or in the classic engine its placement group on the sharded op queue), and the ways in: {@link
+ * #objectOps} for the gateways, {@link #pieceIo} for the image data path, {@link #admin} for the
+ * cache policy and stats. Protocol objects live in pool {@link
  * io.tidestore.osd.ops.ObjectNames#POOL}.
  *
  * <p>Threading: {@link #mount} and {@link #close} from one thread at startup and shutdown; the
@@ -23,46 +27,41 @@ import java.util.List;
 public final class MountedShards implements AutoCloseable {
   private final ObjectStore store;
   private final int[] owners;
-  private final List<ReactorShards> reactors = new ArrayList<>();
-  private final ReactorShards[] byShard;
+  private final List<ShardOwner> shardOwners = new ArrayList<>();
+  private final ShardOwner[] byShard;
+  private final EventExecutor[] callerLoops;
   private int maxWriteBytes; // the smallest of every shard's; set by mount before the ops escape
   private final StoreObjectOps objectOps;
   private final StorePieceIo pieceIo;
   private final StoreAdmin admin;
 
-  private MountedShards(ObjectStore store, int[] owners) {
+  private MountedShards(ObjectStore store, int[] owners, EventExecutor[] callerLoops) {
     this.store = store;
     this.owners = owners;
-    this.byShard = new ReactorShards[owners.length];
+    this.callerLoops = callerLoops;
+    this.byShard = new ShardOwner[owners.length];
     ShardRouter router = new ShardRouter(this);
     this.objectOps = new StoreObjectOps(this, router);
     this.pieceIo = new StorePieceIo(this, router);
     this.admin = new StoreAdmin(this);
   }
 
-  /** Mounts every shard of {@code store} on its owning reactor; blocks until all are mounted. */
-  static MountedShards mount(
-      ObjectStore store, Reactors reactors, IoQueueConfig queues, ShardCaches caches)
-      throws IOException {
-    return mount(store, reactors, queues, ShardQueueFactory.OWN_RING, caches);
-  }
-
   /**
-   * Mounts every shard of {@code store} on the loop of {@code reactors} that owns it (the reactors
-   * themselves, or the classic engine's op workers), each loop's shards sharing one queue from
-   * {@code queueFactory}; blocks until all are mounted.
+   * The reactor engine: mounts every shard of {@code store} on the reactor that owns it ({@link
+   * ShardAssignment#roundRobin}), each reactor's shards sharing one ring; blocks until all are
+   * mounted.
    */
   public static MountedShards mount(
-      ObjectStore store,
-      Reactors reactors,
-      IoQueueConfig queues,
-      ShardQueueFactory queueFactory,
-      ShardCaches caches)
+      ObjectStore store, Reactors reactors, IoQueueConfig queues, ShardCaches caches)
       throws IOException {
     int[] owners = ShardAssignment.roundRobin(store.shardCount(), reactors.size());
-    MountedShards mounted = new MountedShards(store, owners);
+    int used = ShardAssignment.effectiveReactors(reactors.size(), store.shardCount());
+    EventExecutor[] callers = new EventExecutor[used];
+    for (int r = 0; r < used; r++) {
+      callers[r] = reactors.get(r).loop();
+    }
+    MountedShards mounted = new MountedShards(store, owners, callers);
     try {
-      int used = ShardAssignment.effectiveReactors(reactors.size(), store.shardCount());
       for (int r = 0; r < used; r++) {
         List<Integer> mine = new ArrayList<>();
         for (int s = 0; s < owners.length; s++) {
@@ -71,23 +70,72 @@ public final class MountedShards implements AutoCloseable {
           }
         }
         int[] ids = mine.stream().mapToInt(Integer::intValue).toArray();
-        ReactorShards shards =
-            ReactorShards.open(reactors.get(r), store, ids, queues, queueFactory, caches);
-        mounted.reactors.add(shards);
-        for (int id : ids) {
-          mounted.byShard[id] = shards;
-        }
+        mounted.add(ReactorShards.open(reactors.get(r), store, ids, queues, caches), ids);
       }
-      long max = Integer.MAX_VALUE;
-      for (ReactorShards shards : mounted.reactors) {
-        max = Math.min(max, shards.maxWriteBytes());
-      }
-      mounted.maxWriteBytes = (int) max;
-      return mounted;
+      return mounted.sealed();
     } catch (IOException | RuntimeException e) {
       mounted.close();
       throw e;
     }
+  }
+
+  /**
+   * The classic engine: mounts every shard of {@code store} as a placement group of {@code
+   * threads}' sharded op queue (shard s on op shard s mod op-shards), each with its own ring on an
+   * I/O loop; the replies of ops called from the {@code messengers} go back to them. Blocks until
+   * all are mounted.
+   */
+  public static MountedShards mountClassic(
+      ObjectStore store,
+      ClassicThreads threads,
+      Reactors messengers,
+      IoQueueConfig queues,
+      ShardCaches caches)
+      throws IOException {
+    int[] owners = new int[store.shardCount()];
+    List<CompletableFuture<ClassicShard>> opening = new ArrayList<>();
+    for (int s = 0; s < owners.length; s++) {
+      owners[s] = threads.opShardOf(s);
+      opening.add(ClassicShard.open(threads, store, s, queues, caches));
+    }
+    EventExecutor[] callers = new EventExecutor[messengers.size()];
+    for (int m = 0; m < callers.length; m++) {
+      callers[m] = messengers.get(m).loop();
+    }
+    MountedShards mounted = new MountedShards(store, owners, callers);
+    Throwable failed = null;
+    for (int s = 0; s < owners.length; s++) {
+      try {
+        mounted.add(opening.get(s).join(), new int[] {s});
+      } catch (RuntimeException e) {
+        failed = failed == null ? e : failed;
+      }
+    }
+    if (failed != null) {
+      mounted.close();
+      Throwable cause = failed.getCause() != null ? failed.getCause() : failed;
+      if (cause instanceof java.io.UncheckedIOException io) {
+        throw io.getCause();
+      }
+      throw new IOException("mounting the store's shards: " + cause, cause);
+    }
+    return mounted.sealed();
+  }
+
+  private void add(ShardOwner owner, int[] ids) {
+    shardOwners.add(owner);
+    for (int id : ids) {
+      byShard[id] = owner;
+    }
+  }
+
+  private MountedShards sealed() {
+    long max = Integer.MAX_VALUE;
+    for (ShardOwner owner : shardOwners) {
+      max = Math.min(max, owner.maxWriteBytes());
+    }
+    maxWriteBytes = (int) max;
+    return this;
   }
 
   /** The object operations over these shards, for the gateways. */
@@ -106,7 +154,7 @@ public final class MountedShards implements AutoCloseable {
    * comma-separated, if reactors ended up on different ones).
    */
   public String ioBackend() {
-    return reactors.stream()
+    return shardOwners.stream()
         .map(r -> r.queueBackend().label())
         .distinct()
         .sorted()
@@ -126,8 +174,8 @@ public final class MountedShards implements AutoCloseable {
     return byShard.length;
   }
 
-  /** The reactor's shards holding shard {@code shard}; null when nothing mounted it. */
-  ReactorShards ownerOf(int shard) {
+  /** The owner holding shard {@code shard}; null when nothing mounted it. */
+  ShardOwner ownerOf(int shard) {
     return byShard[shard];
   }
 
@@ -136,9 +184,17 @@ public final class MountedShards implements AutoCloseable {
     return store.shardOf(key);
   }
 
-  /** Every reactor that owns shards, each once. */
-  List<ReactorShards> reactors() {
-    return reactors;
+  /** Every owner of shards, each once. */
+  List<ShardOwner> shardOwners() {
+    return shardOwners;
+  }
+
+  /**
+   * The loops ops are called from, where their replies go: the reactors that own shards, or the
+   * classic engine's messengers.
+   */
+  EventExecutor[] callerLoops() {
+    return callerLoops;
   }
 
   int maxWriteBytes() {
@@ -148,9 +204,9 @@ public final class MountedShards implements AutoCloseable {
   /** Closes every shard on its reactor (waiting for pending ops); the store stays open. */
   @Override
   public void close() {
-    for (ReactorShards shards : reactors) {
-      shards.close();
+    for (ShardOwner owner : shardOwners) {
+      owner.close();
     }
-    reactors.clear();
+    shardOwners.clear();
   }
 }

@@ -13,6 +13,7 @@ import io.tidestore.store.cache.ShardCacheHook;
 import io.tidestore.store.io.IoBackend;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
+import io.tidestore.store.io.backend.IoQueues;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -29,7 +30,7 @@ import java.util.logging.Logger;
  * thread. Everything but {@link #open} and {@link #close} (which hop onto that thread) is
  * reactor-thread only.
  */
-final class ReactorShards implements PassHook {
+final class ReactorShards implements PassHook, ShardOwner {
   private static final Logger LOG = Logger.getLogger(ReactorShards.class.getName());
 
   private final Reactor reactor;
@@ -62,8 +63,29 @@ final class ReactorShards implements PassHook {
     this.maxWriteBytes = max;
   }
 
+  @Override
+  public String name() {
+    return reactor.name();
+  }
+
+  @Override
+  public io.netty.util.concurrent.EventExecutor executor() {
+    return reactor.loop();
+  }
+
+  @Override
+  public boolean acksOnFinisher() {
+    return false;
+  }
+
+  @Override
+  public void acknowledge(Runnable ack) {
+    ack.run();
+  }
+
   /** The backend of this reactor's I/O queue. */
-  IoBackend queueBackend() {
+  @Override
+  public IoBackend queueBackend() {
     return queue.backend();
   }
 
@@ -75,14 +97,13 @@ final class ReactorShards implements PassHook {
       ObjectStore store,
       int[] shardIds,
       IoQueueConfig queueConfig,
-      ShardQueueFactory queues,
       ShardCaches cacheConfig)
       throws IOException {
     try {
       ReactorShards opened =
           reactor
               .loop()
-              .submit(() -> mountOnLoop(reactor, store, shardIds, queueConfig, queues, cacheConfig))
+              .submit(() -> mountOnLoop(reactor, store, shardIds, queueConfig, cacheConfig))
               .get(10, TimeUnit.MINUTES);
       reactor.addPassHook(opened).sync();
       return opened;
@@ -106,10 +127,9 @@ final class ReactorShards implements PassHook {
       ObjectStore store,
       int[] shardIds,
       IoQueueConfig queueConfig,
-      ShardQueueFactory queues,
       ShardCaches cacheConfig)
       throws IOException {
-    IoQueue queue = queues.create(reactor, queueConfig);
+    IoQueue queue = IoQueues.create(queueConfig);
     List<ShardStore> mounted = new ArrayList<>();
     List<ExtentCache> caches = new ArrayList<>();
     IoQueueLoopBinding binding = null;
@@ -157,12 +177,14 @@ final class ReactorShards implements PassHook {
   }
 
   /** The shards' caches (stats, runtime policy switch), in the order of the shards. */
-  List<ExtentCache> caches() {
+  @Override
+  public List<ExtentCache> caches() {
     return caches;
   }
 
   /** Shard {@code id}'s cache, which this reactor owns. */
-  ExtentCache cache(int id) {
+  @Override
+  public ExtentCache cache(int id) {
     for (int i = 0; i < shards.size(); i++) {
       if (shards.get(i).shard() == id) {
         return caches.get(i);
@@ -175,12 +197,14 @@ final class ReactorShards implements PassHook {
    * The largest single write every owned shard accepts (fixed by the store's geometry, read once at
    * mount on the reactor). Any thread.
    */
-  long maxWriteBytes() {
+  @Override
+  public long maxWriteBytes() {
     return maxWriteBytes;
   }
 
   /** Shard {@code id}, which this reactor owns. Reactor thread only. */
-  ShardStore shard(int id) {
+  @Override
+  public ShardStore shard(int id) {
     for (ShardStore shard : shards) {
       if (shard.shard() == id) {
         return shard;
@@ -194,7 +218,8 @@ final class ReactorShards implements PassHook {
   }
 
   /** Puts each owned shard's stats at its index in {@code out}. Reactor thread only. */
-  void statsInto(ShardStats[] out) {
+  @Override
+  public void statsInto(ShardStats[] out) {
     for (ShardStore shard : shards) {
       out[shard.shard()] = shard.stats();
     }
@@ -206,7 +231,8 @@ final class ReactorShards implements PassHook {
    * reactor too: the shards' work runs in the loop-pass hook, and an idle loop makes no passes.
    * Reactor thread only.
    */
-  void scrubSchedule(long intervalNanos, long bytesPerSecond) {
+  @Override
+  public void scrubSchedule(long intervalNanos, long bytesPerSecond) {
     for (ShardStore shard : shards) {
       shard.scrubSchedule(intervalNanos, bytesPerSecond);
     }
@@ -221,14 +247,16 @@ final class ReactorShards implements PassHook {
   }
 
   /** Starts a scrub pass on every owned shard; adds each one's number to the list it went to. */
-  void startScrub(List<Integer> started, List<Integer> alreadyRunning) {
+  @Override
+  public void startScrub(List<Integer> started, List<Integer> alreadyRunning) {
     for (ShardStore shard : shards) {
       (shard.startScrub() ? started : alreadyRunning).add(shard.shard());
     }
   }
 
   /** Gives each owned shard's journal its observer. Reactor thread only. */
-  void observeJournals(IntFunction<JournalObserver> observers) {
+  @Override
+  public void observeJournals(IntFunction<JournalObserver> observers) {
     for (ShardStore shard : shards) {
       shard.observeJournal(observers.apply(shard.shard()));
     }
@@ -258,7 +286,8 @@ final class ReactorShards implements PassHook {
   }
 
   /** Unhooks, closes the shards (each waits for its pending ops) and the queue, on the reactor. */
-  void close() {
+  @Override
+  public void close() {
     try {
       if (scrubTick != null) {
         scrubTick.cancel(false);

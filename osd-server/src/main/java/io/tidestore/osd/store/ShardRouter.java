@@ -31,42 +31,62 @@ final class ShardRouter {
 
   /** Runs {@code op} on shard {@code shardId}, replying on the calling reactor. */
   <T> CompletionStage<T> onShard(int shardId, ShardOp<T> op) {
-    ReactorShards owner = shards.ownerOf(shardId);
+    ShardOwner owner = shards.ownerOf(shardId);
     EventExecutor caller = callerLoop(owner);
     return Handoff.submitTo(
-        owner.reactor().loop(),
+        owner.executor(),
         caller,
         () -> {
           CompletableFuture<T> done = new CompletableFuture<>();
           op.start(
               owner.shard(shardId),
               (value, failure) -> {
-                if (failure != null) {
-                  done.completeExceptionally(ObjectOpsException.from(failure));
+                if (owner.acksOnFinisher()) {
+                  owner.acknowledge(() -> finish(done, value, failure));
                 } else {
-                  done.complete(value);
+                  finish(done, value, failure);
                 }
               });
           return done;
         });
   }
 
-  /** The calling reactor's loop (ops are called on one), else the owner's. */
-  EventExecutor callerLoop(ReactorShards fallback) {
-    for (ReactorShards reactor : shards.reactors()) {
-      if (reactor.reactor().loop().inEventLoop()) {
-        return reactor.reactor().loop();
+  private static <T> void finish(CompletableFuture<T> done, T value, StoreException failure) {
+    if (failure != null) {
+      done.completeExceptionally(ObjectOpsException.from(failure));
+    } else {
+      done.complete(value);
+    }
+  }
+
+  /**
+   * Hands {@code reply} to {@code caller}: through the owner's finisher first when the commit
+   * thread delivered the completion (the classic engine), else straight.
+   */
+  static void reply(ShardOwner owner, EventExecutor caller, Runnable reply) {
+    if (owner.acksOnFinisher()) {
+      owner.acknowledge(() -> Handoff.replyOn(caller, reply));
+    } else {
+      Handoff.replyOn(caller, reply);
+    }
+  }
+
+  /** The calling loop (ops are called on a reactor or a messenger), else the owner's. */
+  EventExecutor callerLoop(ShardOwner fallback) {
+    for (EventExecutor loop : shards.callerLoops()) {
+      if (loop.inEventLoop()) {
+        return loop;
       }
     }
     // A reactor that owns no shard (R > S) or a foreign thread: reply where the op runs; the
     // protocol handler hops to the connection's loop itself.
-    return fallback.reactor().loop();
+    return fallback.executor();
   }
 
-  /** Runs {@code work} on {@code owner}'s reactor; a stopped reactor fails {@code refused}. */
-  static <T> void onOwner(ReactorShards owner, StoreCompletion<T> refused, Runnable work) {
+  /** Runs {@code work} on {@code owner}; a stopped owner fails {@code refused}. */
+  static <T> void onOwner(ShardOwner owner, StoreCompletion<T> refused, Runnable work) {
     try {
-      owner.reactor().loop().execute(work);
+      owner.executor().execute(work);
     } catch (RejectedExecutionException e) {
       refused.complete(
           null, new StoreException(StoreException.Code.CLOSED, "owning reactor stopped"));

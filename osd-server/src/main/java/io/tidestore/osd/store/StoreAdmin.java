@@ -31,14 +31,14 @@ public final class StoreAdmin {
   CompletableFuture<Void> switchCachePolicy(PolicyConfig config) {
     List<CompletableFuture<?>> switched = new ArrayList<>();
     for (int shard = 0; shard < shards.shardCount(); shard++) {
-      ReactorShards owner = shards.ownerOf(shard);
+      ShardOwner owner = shards.ownerOf(shard);
       if (owner == null || owner.caches().isEmpty()) {
         continue;
       }
       ExtentCache cache = owner.cache(shard);
       switched.add(cache.requestPolicy(config));
       // Applied at the cache's next use anyway; this makes an idle shard switch now.
-      owner.reactor().loop().execute(cache::applyPendingPolicy);
+      owner.executor().execute(cache::applyPendingPolicy);
     }
     if (switched.isEmpty()) {
       return CompletableFuture.failedFuture(
@@ -70,7 +70,7 @@ public final class StoreAdmin {
   /** Every shard's extent cache, indexed by shard; empty when the daemon runs without one. */
   public List<ExtentCache> caches() {
     for (int shard = 0; shard < shards.shardCount(); shard++) {
-      ReactorShards owner = shards.ownerOf(shard);
+      ShardOwner owner = shards.ownerOf(shard);
       if (owner == null || owner.caches().isEmpty()) {
         return List.of();
       }
@@ -89,8 +89,8 @@ public final class StoreAdmin {
   public CompletableFuture<ShardStats[]> shardStats() {
     ShardStats[] out = new ShardStats[shards.shardCount()];
     List<CompletableFuture<Void>> taken = new ArrayList<>();
-    for (ReactorShards reactor : shards.reactors()) {
-      taken.add(CompletableFuture.runAsync(() -> reactor.statsInto(out), reactor.reactor().loop()));
+    for (ShardOwner reactor : shards.shardOwners()) {
+      taken.add(CompletableFuture.runAsync(() -> reactor.statsInto(out), reactor.executor()));
     }
     return CompletableFuture.allOf(taken.toArray(CompletableFuture[]::new)).thenApply(v -> out);
   }
@@ -102,10 +102,10 @@ public final class StoreAdmin {
   public void scrubSchedule(long intervalNanos, long bytesPerSecond) {
     long perShard = Math.max(4096, bytesPerSecond / Math.max(1, shards.shardCount()));
     List<CompletableFuture<Void>> set = new ArrayList<>();
-    for (ReactorShards reactor : shards.reactors()) {
+    for (ShardOwner reactor : shards.shardOwners()) {
       set.add(
           CompletableFuture.runAsync(
-              () -> reactor.scrubSchedule(intervalNanos, perShard), reactor.reactor().loop()));
+              () -> reactor.scrubSchedule(intervalNanos, perShard), reactor.executor()));
     }
     CompletableFuture.allOf(set.toArray(CompletableFuture[]::new)).join();
   }
@@ -118,11 +118,11 @@ public final class StoreAdmin {
     List<Integer> started = new ArrayList<>();
     List<Integer> running = new ArrayList<>();
     List<CompletableFuture<Void>> calls = new ArrayList<>();
-    for (ReactorShards reactor : shards.reactors()) {
+    for (ShardOwner reactor : shards.shardOwners()) {
       List<Integer> s = new ArrayList<>();
       List<Integer> r = new ArrayList<>();
       calls.add(
-          CompletableFuture.runAsync(() -> reactor.startScrub(s, r), reactor.reactor().loop())
+          CompletableFuture.runAsync(() -> reactor.startScrub(s, r), reactor.executor())
               .thenRun(
                   () -> {
                     synchronized (started) {
@@ -159,10 +159,9 @@ public final class StoreAdmin {
   /** Gives every shard's journal its observer, each on its reactor; blocks until done. */
   public void observeJournals(IntFunction<JournalObserver> observers) {
     List<CompletableFuture<Void>> set = new ArrayList<>();
-    for (ReactorShards reactor : shards.reactors()) {
+    for (ShardOwner reactor : shards.shardOwners()) {
       set.add(
-          CompletableFuture.runAsync(
-              () -> reactor.observeJournals(observers), reactor.reactor().loop()));
+          CompletableFuture.runAsync(() -> reactor.observeJournals(observers), reactor.executor()));
     }
     CompletableFuture.allOf(set.toArray(CompletableFuture[]::new)).join();
   }

@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.EventExecutor;
 import io.tidestore.osd.ops.ObjectNames;
 import io.tidestore.osd.ops.PieceIo;
-import io.tidestore.osd.shard.Handoff;
 import io.tidestore.store.api.Allocation;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.ShardStore;
@@ -40,8 +39,8 @@ final class StorePieceIo implements PieceIo {
   @Override
   public void read(
       PieceIo.Target target, long offset, MemorySegment into, StoreCompletion<Integer> done) {
-    ReactorShards owner = shards.ownerOf(target.shard());
-    if (owner.reactor().loop().inEventLoop()) {
+    ShardOwner owner = shards.ownerOf(target.shard());
+    if (owner.executor().inEventLoop()) {
       owner.shard(target.shard()).read(target.key(), offset, into, done);
     } else {
       handOff(owner, target, done, (shard, reply) -> shard.read(target.key(), offset, into, reply));
@@ -50,8 +49,8 @@ final class StorePieceIo implements PieceIo {
 
   @Override
   public void punch(PieceIo.Target target, long offset, long length, StoreCompletion<Void> done) {
-    ReactorShards owner = shards.ownerOf(target.shard());
-    if (owner.reactor().loop().inEventLoop()) {
+    ShardOwner owner = shards.ownerOf(target.shard());
+    if (owner.executor().inEventLoop()) {
       owner.shard(target.shard()).punch(target.key(), offset, length, done);
     } else {
       handOff(
@@ -62,8 +61,8 @@ final class StorePieceIo implements PieceIo {
   @Override
   public void allocation(
       PieceIo.Target target, long offset, long length, StoreCompletion<Allocation> done) {
-    ReactorShards owner = shards.ownerOf(target.shard());
-    if (owner.reactor().loop().inEventLoop()) {
+    ShardOwner owner = shards.ownerOf(target.shard());
+    if (owner.executor().inEventLoop()) {
       owner.shard(target.shard()).allocation(target.key(), offset, length, done);
     } else {
       handOff(
@@ -76,7 +75,7 @@ final class StorePieceIo implements PieceIo {
 
   /** Runs {@code op} on the target's owning reactor; its completion hops back to the caller. */
   private <T> void handOff(
-      ReactorShards owner,
+      ShardOwner owner,
       PieceIo.Target target,
       StoreCompletion<T> done,
       BiConsumer<ShardStore, StoreCompletion<T>> op) {
@@ -87,13 +86,14 @@ final class StorePieceIo implements PieceIo {
         () ->
             op.accept(
                 owner.shard(target.shard()),
-                (value, failure) -> Handoff.replyOn(caller, () -> done.complete(value, failure))));
+                (value, failure) ->
+                    ShardRouter.reply(owner, caller, () -> done.complete(value, failure))));
   }
 
   @Override
   public void write(PieceIo.Target target, long offset, ByteBuf data, StoreCompletion<Void> done) {
-    ReactorShards owner = shards.ownerOf(target.shard());
-    if (owner.reactor().loop().inEventLoop()) {
+    ShardOwner owner = shards.ownerOf(target.shard());
+    if (owner.executor().inEventLoop()) {
       // The store copies the bytes into its journal batch before write() returns.
       try {
         owner.shard(target.shard()).write(target.key(), offset, StoreObjectOps.segment(data), done);
@@ -118,7 +118,7 @@ final class StorePieceIo implements PieceIo {
                     offset,
                     StoreObjectOps.segment(data),
                     (value, failure) ->
-                        Handoff.replyOn(caller, () -> done.complete(value, failure)));
+                        ShardRouter.reply(owner, caller, () -> done.complete(value, failure)));
           } finally {
             data.release();
           }

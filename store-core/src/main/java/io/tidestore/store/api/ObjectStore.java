@@ -2,6 +2,7 @@ package io.tidestore.store.api;
 
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.memory.MemoryBudget;
+import io.tidestore.store.owner.Owner;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -49,7 +50,18 @@ public interface ObjectStore extends AutoCloseable {
    * have been created on this thread and stays the caller's. Blocks while it loads the checkpoint
    * and replays the journal.
    */
-  ShardStore mountShard(int shard, IoQueue queue, ExtentCacheHook cache) throws IOException;
+  default ShardStore mountShard(int shard, IoQueue queue, ExtentCacheHook cache)
+      throws IOException {
+    return mountShard(shard, queue, cache, Owner.currentThread());
+  }
+
+  /**
+   * {@link #mountShard(int, IoQueue, ExtentCacheHook)} for a shard used under {@code owner}'s rule,
+   * the same as {@code queue}'s: in the classic engine the holder of the shard's lock (op workers
+   * and the commit thread in turn) rather than one thread. Call it under that rule.
+   */
+  ShardStore mountShard(int shard, IoQueue queue, ExtentCacheHook cache, Owner owner)
+      throws IOException;
 
   /** Releases the data directory; close every mounted shard first. */
   @Override

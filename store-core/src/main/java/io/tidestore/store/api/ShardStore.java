@@ -10,10 +10,14 @@ import java.lang.foreign.MemorySegment;
  *
  * A shard is mounted on its owner thread (see {@link ObjectStore#mountShard}) together with an
  * {@link io.tidestore.store.io.IoQueue} created on that same thread, and from then on every method
- * must be called on it; the shard checks and throws {@link IllegalStateException} otherwise. No
- * method blocks except {@link #close()}. Completions ({@link StoreCompletion}) run on the owner
- * thread: either inside the call (metadata-only operations, refusals) or when the owner thread
- * reaps the I/O queue ({@code IoQueue.poll()/await()}), which the event loop does anyway.
+ * must be called on it; the shard checks and throws {@link IllegalStateException} otherwise. The
+ * classic engine mounts a shard under a lock instead ({@link ObjectStore#mountShard(int,
+ * io.tidestore.store.io.IoQueue, ExtentCacheHook, io.tidestore.store.owner.Owner)}): the rule
+ * becomes "one thread at a time", any thread holding the shard's lock, and everything said here of
+ * the owner thread holds for the lock holder. No method blocks except {@link #close()}. Completions
+ * ({@link StoreCompletion}) run on the owner thread: either inside the call (metadata-only
+ * operations, refusals) or when the owner thread reaps the I/O queue ({@code
+ * IoQueue.poll()/await()}), which the event loop does anyway.
  *
  * <h2>Loop-pass hook and group commit</h2>
  *

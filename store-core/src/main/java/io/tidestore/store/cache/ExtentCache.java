@@ -2,6 +2,7 @@ package io.tidestore.store.cache;
 
 import io.tidestore.store.memory.MemoryBudget;
 import io.tidestore.store.memory.MemoryUse;
+import io.tidestore.store.owner.Owner;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.CompletableFuture;
 
@@ -103,6 +104,15 @@ public final class ExtentCache implements AutoCloseable {
       r.close();
       throw e;
     }
+  }
+
+  /**
+   * Makes the cache follow {@code owner}'s rule instead of binding to the first thread that uses
+   * it: the classic engine's shard lock, held in turn by several threads. Before the first use
+   * only.
+   */
+  public void ownedBy(Owner owner) {
+    this.owner.bind(owner);
   }
 
   /** The cache's name (e.g. "extent cache of shard 3"). */

@@ -7,9 +7,9 @@
  * its counters ({@link io.tidestore.store.cache.CacheStats}) and its connection to a shard ({@link
  * io.tidestore.store.cache.ShardCacheHook}).
  *
- * <p>May depend on: {@code store.memory} (the budget its capacity is reserved from) and, for {@code
- * ShardCacheHook} only, {@code store.api}'s {@code ExtentCacheHook}, the seam a shard calls (the
- * shard never depends on this package). Not on the I/O layer: a shard registers the cache's regions
- * with its queue itself.
+ * <p>May depend on: {@code store.memory} (the budget its capacity is reserved from), {@code
+ * store.owner} (who may call it) and, for {@code ShardCacheHook} only, {@code store.api}'s {@code
+ * ExtentCacheHook}, the seam a shard calls (the shard never depends on this package). Not on the
+ * I/O layer: a shard registers the cache's regions with its queue itself.
  */
 package io.tidestore.store.cache;

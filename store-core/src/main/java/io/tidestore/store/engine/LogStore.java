@@ -10,6 +10,7 @@ import io.tidestore.store.journal.GroupFlush;
 import io.tidestore.store.journal.SyncRound;
 import io.tidestore.store.journal.SyncSharing;
 import io.tidestore.store.memory.MemoryBudget;
+import io.tidestore.store.owner.Owner;
 import io.tidestore.store.record.Superblock;
 import io.tidestore.store.shard.ShardFiles;
 import io.tidestore.store.shard.ShardMemory;
@@ -146,7 +147,8 @@ public final class LogStore implements ObjectStore {
   }
 
   @Override
-  public ShardStore mountShard(int shard, IoQueue queue, ExtentCacheHook cache) throws IOException {
+  public ShardStore mountShard(int shard, IoQueue queue, ExtentCacheHook cache, Owner owner)
+      throws IOException {
     if (shard < 0 || shard >= shardCount) {
       throw new IllegalArgumentException("shard " + shard + " not in 0.." + (shardCount - 1));
     }
@@ -156,7 +158,7 @@ public final class LogStore implements ObjectStore {
           syncSharing.computeIfAbsent(
               queue, q -> layout.sharedSpaces() ? new GroupFlush(q) : new SyncRound());
     }
-    return ShardMount.mount(layout.space(shard), queue, config, cache, budget, sharing);
+    return ShardMount.mount(layout.space(shard), queue, config, cache, budget, sharing, owner);
   }
 
   /** Releases the data directory; close every mounted shard first. */

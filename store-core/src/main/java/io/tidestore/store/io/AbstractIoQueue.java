@@ -1,5 +1,6 @@
 package io.tidestore.store.io;
 
+import io.tidestore.store.owner.Owner;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -16,7 +17,7 @@ import java.lang.foreign.MemorySegment;
  * @param <F> the backend's file type; every file of this queue is one (the backend creates them)
  */
 public abstract class AbstractIoQueue<F extends AbstractIoFile> implements IoQueue {
-  private final Thread owner;
+  private final Owner owner;
   private final int capacity;
   private int inFlight;
   private boolean closing;
@@ -24,7 +25,15 @@ public abstract class AbstractIoQueue<F extends AbstractIoFile> implements IoQue
 
   /** A queue of {@code capacity} operations, owned by the calling thread. */
   protected AbstractIoQueue(int capacity) {
-    this.owner = Thread.currentThread();
+    this(capacity, Owner.currentThread());
+  }
+
+  /**
+   * A queue of {@code capacity} operations used under {@code owner}'s rule: one thread, or whoever
+   * holds a lock (the classic engine's shard lock).
+   */
+  protected AbstractIoQueue(int capacity, Owner owner) {
+    this.owner = owner;
     this.capacity = capacity;
   }
 
@@ -150,8 +159,8 @@ public abstract class AbstractIoQueue<F extends AbstractIoFile> implements IoQue
 
   /** Every method but describe() and completionFd() runs on the owner (see {@link IoQueue}). */
   protected final void checkOwner() {
-    if (!owner.equals(Thread.currentThread())) {
-      throw new WrongThreadException("I/O queue is owned by " + owner.getName());
+    if (!owner.isCurrent()) {
+      throw new WrongThreadException("I/O queue is owned by " + owner.describe());
     }
   }
 
@@ -162,8 +171,8 @@ public abstract class AbstractIoQueue<F extends AbstractIoFile> implements IoQue
     }
   }
 
-  /** The owner thread, for names and messages. */
-  protected final Thread owner() {
+  /** Who may call this queue: its owner thread, or the holder of its owner's lock. */
+  public final Owner owner() {
     return owner;
   }
 

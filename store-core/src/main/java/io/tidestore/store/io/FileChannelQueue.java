@@ -66,7 +66,7 @@ public final class FileChannelQueue extends AbstractIoQueue<FileChannelFile> {
       workers[i] =
           Thread.ofPlatform()
               .daemon()
-              .name("tidestore-io-" + owner().getName() + "-" + i)
+              .name("tidestore-io-" + Thread.currentThread().getName() + "-" + i)
               .unstarted(this::workLoop);
       workers[i].start();
     }

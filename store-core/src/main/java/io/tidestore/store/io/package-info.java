@@ -14,8 +14,9 @@
  * io.tidestore.store.io.FileChannelQueue} with its package-private file and worker slots), the
  * fallback where io_uring is unavailable.
  *
- * <p>May depend on: the JDK only. Everything else in the I/O layer sits above this package and
- * depends on it, never the other way: {@code io.uring} (the io_uring backend), {@code io.backend}
- * (which picks a backend), {@code io.handoff} (a queue whose ring another thread owns).
+ * <p>May depend on: the JDK and {@code store.owner} (the owner rule every queue checks). Everything
+ * else in the I/O layer sits above this package and depends on it, never the other way: {@code
+ * io.uring} (the io_uring backend), {@code io.backend} (which picks a backend), {@code io.handoff}
+ * (a queue whose ring another thread owns).
  */
 package io.tidestore.store.io;

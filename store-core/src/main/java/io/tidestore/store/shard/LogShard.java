@@ -19,6 +19,7 @@ import io.tidestore.store.io.IoOpException;
 import io.tidestore.store.journal.Batch;
 import io.tidestore.store.journal.Journal;
 import io.tidestore.store.journal.SyncSharing;
+import io.tidestore.store.owner.Owner;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.CorruptRecordException;
 import io.tidestore.store.segment.SegmentTable;
@@ -45,7 +46,7 @@ import java.util.List;
  */
 final class LogShard implements ShardStore, Journal.Listener {
   private final ShardContext ctx;
-  private final Thread owner;
+  private final Owner owner;
   private final Arena arena;
   private final Journal journal;
   private final Staging staging;
@@ -67,8 +68,9 @@ final class LogShard implements ShardStore, Journal.Listener {
       CheckpointSlot[] checkpointSlots,
       Checkpoint checkpoint,
       Replay.Result replay,
-      SyncSharing syncSharing) {
-    this.owner = Thread.currentThread();
+      SyncSharing syncSharing,
+      Owner owner) {
+    this.owner = owner;
     this.ctx = ctx;
     this.arena = arena;
     this.replayedRecords = replay.records();
@@ -126,14 +128,17 @@ final class LogShard implements ShardStore, Journal.Listener {
     journal.checkAge();
   }
 
-  /** Throws unless called on the owner thread of an open shard. */
+  /**
+   * Throws unless called by the owner of an open shard: its one thread (reactor engine), or the
+   * holder of its lock (classic engine: one thread at a time).
+   */
   private void owned() {
-    if (Thread.currentThread() != owner) {
+    if (!owner.isCurrent()) {
       throw new IllegalStateException(
           "shard "
               + ctx.shard
-              + " is owned by thread "
-              + owner.getName()
+              + " is owned by "
+              + owner.describe()
               + ", called from "
               + Thread.currentThread().getName());
     }
@@ -470,8 +475,9 @@ final class LogShard implements ShardStore, Journal.Listener {
     if (closed) {
       return;
     }
-    if (Thread.currentThread() != owner) {
-      throw new IllegalStateException("shard " + ctx.shard + " must be closed on its owner thread");
+    if (!owner.isCurrent()) {
+      throw new IllegalStateException(
+          "shard " + ctx.shard + " must be closed by its owner, " + owner.describe());
     }
     awaitIdle(30_000_000_000L);
     if (!readOnly() && journal.idle()) {

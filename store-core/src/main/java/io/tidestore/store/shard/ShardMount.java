@@ -15,6 +15,7 @@ import io.tidestore.store.journal.SyncSharing;
 import io.tidestore.store.memory.BudgetedArena;
 import io.tidestore.store.memory.MemoryBudget;
 import io.tidestore.store.memory.MemoryUse;
+import io.tidestore.store.owner.Owner;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.CorruptRecordException;
 import io.tidestore.store.record.Superblock;
@@ -60,7 +61,8 @@ public final class ShardMount {
       StoreConfig config,
       ExtentCacheHook cache,
       MemoryBudget budget,
-      SyncSharing syncSharing)
+      SyncSharing syncSharing,
+      Owner owner)
       throws IOException {
     long start = System.nanoTime();
     int shard = space.shard();
@@ -101,7 +103,8 @@ public final class ShardMount {
       }
       ShardContext ctx =
           new ShardContext(shard, queue, file, next, config, loaded.index, loaded.segments, cache);
-      LogShard logShard = new LogShard(ctx, arena, opened.slots, loaded.checkpoint, r, syncSharing);
+      LogShard logShard =
+          new LogShard(ctx, arena, opened.slots, loaded.checkpoint, r, syncSharing, owner);
       LOG.log(
           r.laterRecords() > 0 ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
           String.format(

@@ -8,6 +8,7 @@ import io.tidestore.store.io.IoOpException;
 import io.tidestore.store.io.IoQueue;
 import io.tidestore.store.io.IoQueueConfig;
 import io.tidestore.store.io.backend.IoQueues;
+import io.tidestore.store.owner.Owner;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -28,14 +29,18 @@ import java.util.concurrent.locks.LockSupport;
  * which the worker's loop runs when the completion listener wakes it (the queue has no completion
  * fd, like the FileChannel backend).
  *
+ * <p>The ring is made without DEFER_TASKRUN whatever the config says (see {@link #open}): its
+ * completions must reach the I/O thread through the eventfd alone.
+ *
  * <p>No allocation per operation: a fixed pool of {@link #capacity()} slots ({@link HandedOffOp})
  * travels between the threads through two bounded lock-free queues, and each direction wakes the
  * other thread with one reused task (to the I/O thread, coalesced by a flag) or the listener.
  *
  * <p>Threading: every method but {@link #describe()}, {@link #completionFd()} and {@link
- * #setCompletionListener} runs on the owner (the thread that called {@link #open}); the rare calls
- * that need the ring itself (opening files, registering buffers, a file's size, close) wait for the
- * I/O thread to run them.
+ * #setCompletionListener} runs on the owner (the thread that called {@link #open}, or in the
+ * classic engine whoever holds the shard lock the queue was opened under); the rare calls that need
+ * the ring itself (opening files, registering buffers, a file's size, close) wait for the I/O
+ * thread to run them.
  */
 public final class IoThreadQueue extends AbstractIoQueue<HandedOffFile> {
   private final IoThread ioThread;
@@ -57,8 +62,8 @@ public final class IoThreadQueue extends AbstractIoQueue<HandedOffFile> {
   /** I/O thread only: set as close reaches it, after which nothing more goes to the ring. */
   private boolean ringClosed;
 
-  private IoThreadQueue(IoThread ioThread, BoundRing bound) {
-    super(bound.ring().capacity());
+  private IoThreadQueue(IoThread ioThread, BoundRing bound, Owner owner) {
+    super(bound.ring().capacity(), owner);
     this.ioThread = ioThread;
     this.ring = bound.ring();
     this.reaping = bound.reaping();
@@ -79,6 +84,15 @@ public final class IoThreadQueue extends AbstractIoQueue<HandedOffFile> {
    * op worker) owns in front of it; blocks until the ring exists.
    */
   public static IoThreadQueue open(IoThread ioThread, IoQueueConfig config) throws IOException {
+    return open(ioThread, config, Owner.currentThread());
+  }
+
+  /**
+   * {@link #open(IoThread, IoQueueConfig)} for a queue used under {@code owner}'s rule: the classic
+   * engine's shard lock, held in turn by op workers and the commit thread.
+   */
+  public static IoThreadQueue open(IoThread ioThread, IoQueueConfig config, Owner owner)
+      throws IOException {
     if (ioThread.inThread()) {
       throw new IllegalStateException("the owner of a handed-off queue is not its I/O thread");
     }
@@ -86,7 +100,14 @@ public final class IoThreadQueue extends AbstractIoQueue<HandedOffFile> {
         call(
             ioThread,
             () -> {
-              IoQueue ring = IoQueues.create(config);
+              // Never DEFER_TASKRUN: it leaves each completion's work queued in the kernel until
+              // the ring's owner enters with GETEVENTS, and the I/O thread enters only when the
+              // ring's eventfd fires, which the kernel signals only as that queue turns non-empty.
+              // Under load, finished writes and fdatasyncs were seen waiting there with the
+              // eventfd at 0 and the I/O thread asleep, until something else signalled it
+              // (ClassicEngineIT). Without it the kernel posts the CQE itself (COOP_TASKRUN) and
+              // signals the eventfd for every CQE it posts.
+              IoQueue ring = IoQueues.create(config.withDeferTaskrun(false));
               try {
                 return new BoundRing(ring, ioThread.reap(ring), Thread.currentThread().getName());
               } catch (IOException | RuntimeException e) {
@@ -94,7 +115,7 @@ public final class IoThreadQueue extends AbstractIoQueue<HandedOffFile> {
                 throw e;
               }
             });
-    return new IoThreadQueue(ioThread, bound);
+    return new IoThreadQueue(ioThread, bound, owner);
   }
 
   /** A ring, its reaping on the I/O thread, and that thread's name. */
@@ -274,7 +295,7 @@ public final class IoThreadQueue extends AbstractIoQueue<HandedOffFile> {
     }
     if (fromIo.isEmpty() && timeoutNanos > 0) {
       long deadline = System.nanoTime() + timeoutNanos;
-      awaiting = owner();
+      awaiting = Thread.currentThread();
       try {
         // awaiting is published before the check, so a hand-back after it always unparks us.
         for (long left = timeoutNanos; fromIo.isEmpty() && left > 0; ) {

@@ -1,6 +1,7 @@
 package io.tidestore.store.io.handoff;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -206,6 +207,26 @@ class IoThreadQueueTest {
           pool.close();
           return null;
         });
+  }
+
+  /**
+   * The ring never leaves a completion's work for the I/O thread to run: with DEFER_TASKRUN it runs
+   * only when the ring's owner enters the kernel, and an I/O thread that enters only when the
+   * ring's eventfd fires was seen asleep with finished writes and fdatasyncs queued behind a signal
+   * that never came (ClassicEngineIT, --journal-flush fdatasync, under load).
+   */
+  @Test
+  void theRingDoesNotDeferCompletionWorkToTheIoThread() throws Exception {
+    IoThreadQueue queue = onWorker(() -> IoThreadQueue.open(io, IoQueueConfig.defaults()));
+    try {
+      assertFalse(queue.describe().contains("DEFER_TASKRUN"), queue.describe());
+    } finally {
+      onWorker(
+          () -> {
+            queue.close();
+            return null;
+          });
+    }
   }
 
   @Test

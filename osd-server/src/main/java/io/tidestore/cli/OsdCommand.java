@@ -48,6 +48,7 @@ final class OsdCommand implements Callable<Integer> {
 
   @Mixin TlsOptions tlsOptions = new TlsOptions();
   @Mixin ScrubOptions scrubOptions = new ScrubOptions();
+  @Mixin EngineOptions engineOptions = new EngineOptions();
   @Mixin ClusterJoinOptions clusterOptions = new ClusterJoinOptions();
 
   @Option(
@@ -130,56 +131,6 @@ final class OsdCommand implements Callable<Integer> {
               + " sleeps at once (an idle reactor costs no CPU), 'always' never sleeps (Seastar's"
               + " busy poll: a whole core per reactor). Reactor engine only. Default: 0.")
   IdlePoll idlePoll = IdlePoll.NONE;
-
-  @Option(
-      names = "--engine",
-      paramLabel = "reactor|classic",
-      description =
-          "Threading engine: reactor (run to completion on pinned reactors) or classic (Ceph's"
-              + " classic OSD: messenger threads, a sharded op queue whose workers take ops under a"
-              + " PG lock, a commit thread, a finisher, I/O threads owning the rings;"
-              + " docs/engines.md). Default: ${DEFAULT-VALUE}.")
-  String engine = "reactor";
-
-  @Option(
-      names = "--msgr-threads",
-      paramLabel = "N",
-      description =
-          "classic engine: messenger threads, unpinned event loops that decode requests, enqueue"
-              + " ops and write replies, nothing else (Ceph's ms_async_op_threads)."
-              + " Default: ${DEFAULT-VALUE}.")
-  int msgrThreads = EngineSettings.DEFAULT_MSGR_THREADS;
-
-  @Option(
-      names = "--op-shards",
-      paramLabel = "N",
-      description =
-          "classic engine: queues of the sharded op queue; a store shard's ops go to queue"
-              + " (shard mod N) (Ceph's osd_op_num_shards). Default: ${DEFAULT-VALUE}.")
-  int opShards = EngineSettings.DEFAULT_OP_SHARDS;
-
-  @Option(
-      names = "--op-threads-per-shard",
-      paramLabel = "N",
-      description =
-          "classic engine: worker threads per op queue, each taking an op under its placement"
-              + " group's lock (Ceph's osd_op_num_threads_per_shard). Default: ${DEFAULT-VALUE}.")
-  int opThreadsPerShard = EngineSettings.DEFAULT_OP_THREADS_PER_SHARD;
-
-  // Removed: the op workers are now --op-shards x --op-threads-per-shard. Kept, hidden, so that
-  // passing it (or setting op-threads in a conf file) is an error naming its replacements rather
-  // than picocli's "unknown option".
-  @Option(names = "--op-threads", hidden = true, paramLabel = "N")
-  String removedOpThreads;
-
-  // One, as a classic OSD has one BlueStore aio thread (bstore_aio) reaping its I/O.
-  @Option(
-      names = "--io-threads",
-      paramLabel = "N",
-      description =
-          "classic engine: threads that own the io_uring rings, submit and reap them (BlueStore's"
-              + " aio thread). Default: ${DEFAULT-VALUE}.")
-  int ioThreads = EngineSettings.DEFAULT_IO_THREADS;
 
   @Option(
       names = "--cache-size",
@@ -382,24 +333,11 @@ final class OsdCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "Invalid --shards/--shard-size for a new store: " + e.getMessage());
     }
-    if (removedOpThreads != null) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--op-threads (conf key op-threads) was removed: the classic engine's op workers are"
-              + " --op-shards (queues, default "
-              + EngineSettings.DEFAULT_OP_SHARDS
-              + ") x --op-threads-per-shard (workers per queue, default "
-              + EngineSettings.DEFAULT_OP_THREADS_PER_SHARD
-              + "), as Ceph's osd_op_num_shards x osd_op_num_threads_per_shard");
-    }
     EngineSettings engineSettings;
     try {
-      engineSettings =
-          new EngineSettings(
-              EngineKind.parse(engine), msgrThreads, opShards, opThreadsPerShard, ioThreads);
+      engineSettings = engineOptions.settings();
     } catch (IllegalArgumentException e) {
-      throw new ParameterException(
-          spec.commandLine(), "Invalid engine settings: " + e.getMessage());
+      throw new ParameterException(spec.commandLine(), e.getMessage());
     }
     JournalFlush flush;
     try {

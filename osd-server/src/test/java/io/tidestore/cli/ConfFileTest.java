@@ -118,12 +118,12 @@ class ConfFileTest {
   @Test
   void engineOptionsFromFileAndBadOnesAreUsageErrors() throws Exception {
     OsdCommand defaults = parse("osd");
-    assertEquals("reactor", defaults.engine);
+    assertEquals("reactor", defaults.engineOptions.engine);
     // Ceph's ms_async_op_threads, osd_op_num_shards and osd_op_num_threads_per_shard (SSD).
-    assertEquals(3, defaults.msgrThreads);
-    assertEquals(8, defaults.opShards);
-    assertEquals(2, defaults.opThreadsPerShard);
-    assertEquals(1, defaults.ioThreads);
+    assertEquals(3, defaults.engineOptions.msgrThreads);
+    assertEquals(8, defaults.engineOptions.opShards);
+    assertEquals(2, defaults.engineOptions.opThreadsPerShard);
+    assertEquals(1, defaults.engineOptions.ioThreads);
 
     Path conf = dir.resolve("e.conf");
     Files.writeString(
@@ -131,11 +131,11 @@ class ConfFileTest {
         "engine = classic\nmsgr-threads = 2\nop-shards = 4\nop-threads-per-shard = 3\n"
             + "io-threads = 2\n");
     OsdCommand fromFile = parse("osd", "--conf", conf.toString());
-    assertEquals("classic", fromFile.engine);
-    assertEquals(2, fromFile.msgrThreads);
-    assertEquals(4, fromFile.opShards);
-    assertEquals(3, fromFile.opThreadsPerShard);
-    assertEquals(2, fromFile.ioThreads);
+    assertEquals("classic", fromFile.engineOptions.engine);
+    assertEquals(2, fromFile.engineOptions.msgrThreads);
+    assertEquals(4, fromFile.engineOptions.opShards);
+    assertEquals(3, fromFile.engineOptions.opThreadsPerShard);
+    assertEquals(2, fromFile.engineOptions.ioThreads);
 
     // Checked when the settings are built: exit 2 before anything starts.
     assertEquals(2, TidestoreMain.run("osd", "--engine", "seastar"));
@@ -156,7 +156,7 @@ class ConfFileTest {
     // The conf key is still known (so the file does not fail as "unknown key"), and refused.
     Path conf = dir.resolve("old.conf");
     Files.writeString(conf, "engine = classic\nop-threads = 4\n");
-    assertEquals("4", parse("osd", "--conf", conf.toString()).removedOpThreads);
+    assertEquals("4", parse("osd", "--conf", conf.toString()).engineOptions.removedOpThreads);
     assertEquals(2, TidestoreMain.run("osd", "--conf", conf.toString()));
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,14 +48,8 @@ class DurableWriteBenchmarkTest {
       writer.open(file);
       assertTrue(writer.describe().startsWith("IO_URING"), writer.describe());
       WriteCounters counters = new WriteCounters();
-      for (int i = 0; i < 20; i++) {
-        writer.durableStep(counters);
-      }
-      assertTrue(counters.writes >= 20, "each step completes at least one write");
-      for (int i = 0; i < 20; i++) {
-        writer.durableStep(counters, true);
-      }
-      assertTrue(counters.writes >= 40, "each linked step completes at least one write");
+      stepUntil(writer, counters, false, 20);
+      stepUntil(writer, counters, true, 40);
       long before = counters.writes;
       writer.batchThenSyncStep(counters);
       assertTrue(counters.writes >= before + 8, "the batch counts its writes");
@@ -63,16 +58,35 @@ class DurableWriteBenchmarkTest {
     }
   }
 
+  /**
+   * Steps until {@code target} writes have completed. A step may complete none: its wait returns on
+   * the first CQE, and a linked write counts only once its fdatasync's CQE came too. A writer that
+   * stops completing writes fails here after the deadline.
+   */
+  private static void stepUntil(
+      UringWriter writer, WriteCounters counters, boolean linked, long target) throws IOException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (counters.writes < target) {
+      assertTrue(
+          System.nanoTime() - deadline < 0,
+          (linked ? "linked" : "durable") + " writes stopped completing at " + counters.writes);
+      writer.durableStep(counters, linked);
+    }
+  }
+
   @Test
   void groupCommitAcknowledgesWritesOnceTheirSyncCompleted() throws IOException {
     UringWriter writer = new UringWriter(8, 4096, SIZE, false);
     writer.open(file);
     WriteCounters group = new WriteCounters();
-    for (int i = 0; i < 50; i++) {
+    // A write counts only once the fdatasync covering it completed; a step may count none.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (group.writes < 8) {
+      assertTrue(
+          System.nanoTime() - deadline < 0,
+          "group commit acknowledged only " + group.writes + " synced writes");
       writer.groupCommitStep(group);
     }
-    // 50 steps each reap at least one write; every write in a completed sync group counts.
-    assertTrue(group.writes >= 8, "group commit acknowledges synced writes: " + group.writes);
     writer.close();
   }
 

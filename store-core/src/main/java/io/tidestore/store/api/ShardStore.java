@@ -1,6 +1,7 @@
 package io.tidestore.store.api;
 
 import java.lang.foreign.MemorySegment;
+import java.util.SortedMap;
 
 /**
  * One shard of the object store: a log-structured space (superblock, fixed-size segments, index
@@ -113,6 +114,23 @@ public interface ShardStore extends AutoCloseable {
   void removeXattr(ObjectKey key, String name, StoreCompletion<Void> done);
 
   /**
+   * Completes with a copy of every attribute of {@code key} whose name starts with {@code prefix}
+   * (empty: all), in name order (UTF-16 order of the names, Java's {@link String#compareTo}); or
+   * NOT_FOUND. What Ceph keeps in omap, such as a PG's log, is kept as attributes and read back
+   * this way.
+   */
+  void getXattrs(ObjectKey key, String prefix, StoreCompletion<SortedMap<String, byte[]>> done);
+
+  /**
+   * Commits every operation of {@code txn} in one journal record, or none of them (see {@link
+   * Transaction} for what each operation does and how the whole fails). Completes once that record
+   * is durable and applied, like a single mutation; the transaction's later reads see all of it.
+   * The operations' objects must all be this shard's (the caller places them). The caller must not
+   * change {@code txn} until {@code done} ran.
+   */
+  void submit(Transaction txn, StoreCompletion<Void> done);
+
+  /**
    * The loop-pass hook: writes whatever mutations are batched, and runs what is due of the shard's
    * background work (checkpoint retries, scrub reads). Cheap when nothing is. {@code nowNanos} is
    * {@link System#nanoTime()} read once by the loop for every shard it owns: a reactor owns several
@@ -187,6 +205,13 @@ public interface ShardStore extends AutoCloseable {
 
   /** Largest attribute value, in bytes. */
   int MAX_XATTR_BYTES = 64 << 10;
+
+  /**
+   * Most attributes one object may have (a checkpoint counts them in 16 bits). A set that could
+   * take an object past it fails with INVALID; near the limit the check counts every unapplied
+   * mutation of the object as a possible new attribute.
+   */
+  int MAX_XATTRS = 65_535;
 
   /** Longest attribute name, in UTF-8 bytes. */
   int MAX_XATTR_NAME_BYTES = 255;

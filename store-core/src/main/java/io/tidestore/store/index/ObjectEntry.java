@@ -26,6 +26,9 @@ public final class ObjectEntry {
   private int allocated;
   private TreeMap<String, byte[]> xattrs;
 
+  /** Heap bytes of {@link #xattrs}, kept as they change ({@link #xattrsChanged}). */
+  private long xattrBytes;
+
   /** The key's placement hash once {@link #placementHash()} computed it; listing by hash only. */
   private int placementHash;
 
@@ -102,35 +105,52 @@ public final class ObjectEntry {
   }
 
   public void setXattr(String name, byte[] value) {
-    long before = footprintBytes();
     if (xattrs == null) {
       xattrs = new TreeMap<>();
     }
-    xattrs.put(name, value);
-    changed(before);
+    byte[] old = xattrs.put(name, value);
+    xattrsChanged(xattrBytes(name, value) - (old == null ? 0 : xattrBytes(name, old)));
   }
 
   public void removeXattr(String name) {
     if (xattrs != null) {
-      long before = footprintBytes();
-      xattrs.remove(name);
+      byte[] old = xattrs.remove(name);
       if (xattrs.isEmpty()) {
         xattrs = null;
       }
-      changed(before);
+      if (old != null) {
+        xattrsChanged(-xattrBytes(name, old));
+      }
     }
   }
 
   public void clearXattrs() {
-    long before = footprintBytes();
     xattrs = null;
-    changed(before);
+    xattrsChanged(-xattrBytes);
   }
 
+  /**
+   * Counts {@code delta} more heap bytes of attributes, here and in the owning index: a running sum
+   * rather than a recount: a PG's metadata object holds thousands of attributes (its log) and gains
+   * or loses one with every operation of the PG.
+   */
+  private void xattrsChanged(long delta) {
+    xattrBytes += delta;
+    if (ownerIndex != null) {
+      ownerIndex.adjust(delta);
+    }
+  }
+
+  /** The block array changed size: tells the owning index the footprint's difference. */
   private void changed(long footprintBefore) {
     if (ownerIndex != null) {
       ownerIndex.adjust(footprintBytes() - footprintBefore);
     }
+  }
+
+  /** Heap bytes of one attribute: its tree node, name and value. */
+  private static long xattrBytes(String name, byte[] value) {
+    return 40 + 48 + name.length() + 16 + value.length;
   }
 
   /**
@@ -142,11 +162,6 @@ public final class ObjectEntry {
    */
   public long footprintBytes() {
     long bytes = 80 + 24 + 48 + key.name().length() + 16 + 8L * blocks.length + 40 + 48 + 16 + 40;
-    if (xattrs != null) {
-      for (var e : xattrs.entrySet()) {
-        bytes += 40 + 48 + e.getKey().length() + 16 + e.getValue().length;
-      }
-    }
-    return bytes;
+    return bytes + xattrBytes;
   }
 }

@@ -234,6 +234,17 @@ public final class Journal implements SealedRecords.Owner {
   }
 
   /**
+   * Whether one operation of {@code metaBytes} delta bytes and {@code dataBlocks} data blocks fits
+   * a record of its own (a record never spans segments): a transaction checks this before it
+   * stages.
+   */
+  public boolean fitsOneRecord(int metaBytes, int dataBlocks) {
+    return metaBytes >= 0
+        && dataBlocks >= 0
+        && !head.tooLong(JournalHead.recordLength(metaBytes, dataBlocks));
+  }
+
+  /**
    * Makes room in the open batch for one operation of {@code metaBytes} delta bytes and {@code
    * dataBlocks} data blocks, sealing the open batch first if it is full.
    *

@@ -1,7 +1,6 @@
 package io.tidestore.store.shard;
 
 import io.tidestore.store.api.ObjectKey;
-import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.api.StoreException;
 import io.tidestore.store.api.StoreException.Code;
@@ -65,17 +64,9 @@ final class DataWrites {
 
   void write(ObjectKey key, long offset, MemorySegment data, StoreCompletion<Void> done) {
     long len = data.byteSize();
-    if (offset < 0 || offset + len > ShardStore.MAX_OBJECT_BYTES) {
-      done.complete(
-          null,
-          MutationGate.invalid(
-              "write of "
-                  + len
-                  + " bytes at "
-                  + offset
-                  + " leaves the object's range [0, "
-                  + ShardStore.MAX_OBJECT_BYTES
-                  + ")"));
+    String bad = OpChecks.writeRange(offset, len);
+    if (bad != null) {
+      done.complete(null, MutationGate.invalid(bad));
       return;
     }
     if (len > journal.maxOpBytes()) {
@@ -208,8 +199,7 @@ final class DataWrites {
     if (batch == null) {
       return space.refused(e, s, done);
     }
-    journal.deltas().create(e.id, e.key.pool(), name);
-    s.exists = true;
+    gate.createIfMissing(e, s);
     gate.staged(s, batch, done);
     return true;
   }
@@ -229,17 +219,15 @@ final class DataWrites {
       return true;
     }
     long len = data.byteSize();
-    long end = offset + len;
     int first = (int) (offset >>> Blocks.SHIFT);
-    int last = (int) ((end - 1) >>> Blocks.SHIFT);
-    int n = last - first + 1;
-    boolean create = !s.exists;
-    byte[] name = create ? e.key.nameBytes() : null;
-    int meta = (create ? DeltaWriter.createLength(name.length) : 0) + DeltaWriter.writeLength(n);
+    int n = (int) ((offset + len - 1) >>> Blocks.SHIFT) - first + 1;
+    int meta =
+        (s.exists ? 0 : DeltaWriter.createLength(e.key.nameBytes().length))
+            + DeltaWriter.writeLength(n);
     // The capacity is a hard limit, checked before any segment space: past it waiting for the
     // cleaner cannot help, and the cleaner keeps its slack only if users cannot fill it.
     int added = newLiveBlocks(e, s, first, n);
-    if (added > 0 && ctx.segments.totalLive() + stagedLiveBlocks + added > capacityBlocks) {
+    if (!admits(added)) {
       done.complete(null, overCapacity(added));
       gate.forgetIfUnused(e, s);
       return true;
@@ -248,13 +236,40 @@ final class DataWrites {
     if (batch == null) {
       return space.refused(e, s, done);
     }
+    writeInto(batch, e, s, offset, data, headBase, tailBase, added);
+    gate.staged(s, batch, done);
+    return true;
+  }
+
+  /** Whether {@code added} more live blocks fit the shard's capacity, counting staged writes. */
+  boolean admits(int added) {
+    return added <= 0 || ctx.segments.totalLive() + stagedLiveBlocks + added <= capacityBlocks;
+  }
+
+  /**
+   * Stages a write into {@code batch}, whose room for it (a create delta if the object is missing,
+   * the write delta and its blocks) was reserved and whose capacity was checked; {@code headBase}
+   * and {@code tailBase} are the current content of partial end blocks (null: zeros or unused);
+   * {@code added} is its {@link #newLiveBlocks}, computed before staging.
+   */
+  void writeInto(
+      Batch batch,
+      ObjectEntry e,
+      StagedObject s,
+      long offset,
+      MemorySegment data,
+      MemorySegment headBase,
+      MemorySegment tailBase,
+      int added) {
+    long len = data.byteSize();
+    long end = offset + len;
+    int first = (int) (offset >>> Blocks.SHIFT);
+    int last = (int) ((end - 1) >>> Blocks.SHIFT);
+    int n = last - first + 1;
     batch.chargeLiveBlocks(added);
     stagedLiveBlocks += added;
+    gate.createIfMissing(e, s);
     DeltaWriter d = journal.deltas();
-    if (create) {
-      d.create(e.id, e.key.pool(), name);
-      s.exists = true;
-    }
     d.write(e.id, first, n, end);
     MemorySegment zeros = bases.zeros();
     for (int i = 0; i < n; i++) {
@@ -275,8 +290,6 @@ final class DataWrites {
     }
     s.size = Math.max(s.size, end);
     userBytes += len;
-    gate.staged(s, batch, done);
-    return true;
   }
 
   /**
@@ -284,7 +297,7 @@ final class DataWrites {
    * object has applied: what a write there adds to the live blocks. Overwrites (the common case)
    * find every block applied below the lowest staged cut and look nothing else up.
    */
-  private static int newLiveBlocks(ObjectEntry e, StagedObject s, int first, int n) {
+  static int newLiveBlocks(ObjectEntry e, StagedObject s, int first, int n) {
     long cut = s.lowestCut();
     int added = 0;
     for (int b = first; b < first + n; b++) {
@@ -296,7 +309,7 @@ final class DataWrites {
     return added;
   }
 
-  private StoreException overCapacity(int blocks) {
+  StoreException overCapacity(int blocks) {
     return new StoreException(
         Code.NO_SPACE,
         "shard "

@@ -11,9 +11,8 @@ import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreCompletion;
 import io.tidestore.store.api.StoreException;
 import io.tidestore.store.api.StoreException.Code;
+import io.tidestore.store.api.Transaction;
 import io.tidestore.store.checkpoint.Checkpoint;
-import io.tidestore.store.index.BlockEntry;
-import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.index.ObjectIndex;
 import io.tidestore.store.io.IoOpException;
 import io.tidestore.store.journal.Batch;
@@ -26,19 +25,20 @@ import io.tidestore.store.segment.SegmentTable;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.List;
+import java.util.SortedMap;
 
 /**
  * The log-structured {@link ShardStore}: the threading rule and the loop-pass hook, with the work
  * done by parts of one concern each, built here at mount:
  *
  * <ul>
- *   <li>{@link DataWrites} and {@link MetadataWrites} stage mutations into the {@link Journal},
- *       through the {@link MutationGate} (refusals, per-object order) and {@link Staging} (where
- *       each object will be once its mutations apply); {@link SpaceWaits} parks the ones that wait
- *       for space;
+ *   <li>{@link DataWrites} and {@link MetadataWrites} stage mutations, {@link TxnWrites} whole
+ *       transactions of them, into the {@link Journal}, through the {@link MutationGate} (refusals,
+ *       per-object order) and {@link Staging} (where each object will be once its mutations apply);
+ *       {@link SpaceWaits} parks the ones that wait for space;
  *   <li>durable records apply in order here ({@link #apply}) through the {@link RecordApplier};
- *   <li>{@link ReadPath} serves verified reads;
+ *   <li>{@link ShardQueries} answers reads (served verified by {@link ReadPath}), stats, listings
+ *       and attributes;
  *   <li>{@link Checkpointer} and {@link Cleaner} keep replay short and free segments.
  * </ul>
  *
@@ -58,6 +58,8 @@ final class LogShard implements ShardStore, Journal.Listener {
   private final SpaceWaits space;
   private final DataWrites writes;
   private final MetadataWrites metadata;
+  private final TxnWrites txns;
+  private final ShardQueries queries;
   private final Scrubber scrubber;
   private final long replayedRecords;
   private boolean closed;
@@ -112,6 +114,8 @@ final class LogShard implements ShardStore, Journal.Listener {
     this.space = new SpaceWaits(ctx, journal, cleaner, checkpointer, gate);
     this.writes = new DataWrites(ctx, journal, gate, bases, space, cleaner.capacityBlocks());
     this.metadata = new MetadataWrites(ctx, journal, gate, bases, space);
+    this.txns = new TxnWrites(ctx, journal, gate, bases, space, writes, metadata);
+    this.queries = new ShardQueries(ctx, reads);
     this.scrubber = new Scrubber(ctx, reads);
   }
 
@@ -223,134 +227,58 @@ final class LogShard implements ShardStore, Journal.Listener {
     metadata.removeXattr(key, name, done);
   }
 
-  // ---------------------------------------------------------------- queries
-
-  /** The applied entry of an existing object; null (and {@code done} failed) when there is none. */
-  private ObjectEntry existing(ObjectKey key, StoreCompletion<?> done) {
-    ObjectEntry e = ctx.index.get(key);
-    if (e == null || !e.exists) {
-      done.complete(null, MutationGate.notFound(key));
-      return null;
-    }
-    return e;
+  @Override
+  public void submit(Transaction txn, StoreCompletion<Void> done) {
+    enter();
+    txns.submit(txn, done);
   }
+
+  // ---------------------------------------------------------------- queries
 
   @Override
   public void read(ObjectKey key, long offset, MemorySegment into, StoreCompletion<Integer> done) {
     enter();
-    ObjectEntry e = existing(key, done);
-    if (e == null) {
-      return;
-    }
-    if (offset < 0) {
-      done.complete(null, MutationGate.invalid("negative read offset " + offset));
-      return;
-    }
-    reads.read(e, offset, into, done);
+    queries.read(key, offset, into, done);
   }
 
   @Override
   public void stat(ObjectKey key, StoreCompletion<ObjectStat> done) {
     enter();
-    ObjectEntry e = existing(key, done);
-    if (e != null) {
-      done.complete(new ObjectStat(key, e.id, e.size, e.allocatedBlocks()), null);
-    }
+    queries.stat(key, done);
   }
 
   @Override
   public void allocation(
       ObjectKey key, long offset, long length, StoreCompletion<Allocation> done) {
     enter();
-    ObjectEntry e = existing(key, done);
-    if (e == null) {
-      return;
-    }
-    if (offset < 0 || length < 0) {
-      done.complete(null, MutationGate.invalid("negative range " + offset + "+" + length));
-      return;
-    }
-    long end = Math.min(e.size, offset + Math.min(length, MAX_OBJECT_BYTES));
-    long[] ranges = new long[8];
-    int n = 0;
-    long runStart = -1;
-    for (long b = offset >>> Blocks.SHIFT; (b << Blocks.SHIFT) < end; b++) {
-      boolean data = !BlockEntry.isHole(e.block(b));
-      long blockStart = Math.max(offset, b << Blocks.SHIFT);
-      if (data && runStart < 0) {
-        runStart = blockStart;
-      } else if (!data && runStart >= 0) {
-        ranges = add(ranges, n, runStart, blockStart);
-        n += 2;
-        runStart = -1;
-      }
-    }
-    if (runStart >= 0) {
-      ranges = add(ranges, n, runStart, end);
-      n += 2;
-    }
-    done.complete(new Allocation(e.size, java.util.Arrays.copyOf(ranges, n)), null);
-  }
-
-  private static long[] add(long[] ranges, int n, long start, long end) {
-    long[] r = n + 2 > ranges.length ? java.util.Arrays.copyOf(ranges, ranges.length * 2) : ranges;
-    r[n] = start;
-    r[n + 1] = end;
-    return r;
+    queries.allocation(key, offset, length, done);
   }
 
   @Override
   public void list(
       long pool, String prefix, ObjectKey startAfter, int limit, StoreCompletion<ListPage> done) {
     enter();
-    if (limit < 1 || prefix == null) {
-      done.complete(
-          null, MutationGate.invalid("list needs limit >= 1 and a prefix (may be empty)"));
-      return;
-    }
-    done.complete(page(ctx.index.list(pool, prefix, startAfter, limit), limit), null);
+    queries.list(pool, prefix, startAfter, limit, done);
   }
 
   @Override
   public void listHashRange(
       long pool, HashRange range, ObjectKey startAfter, int limit, StoreCompletion<ListPage> done) {
     enter();
-    if (limit < 1
-        || range == null
-        || pool < 0
-        || (startAfter != null && startAfter.pool() != pool)) {
-      done.complete(
-          null,
-          MutationGate.invalid(
-              "listHashRange needs limit >= 1, a range, a pool >= 0 and a cursor of that pool"));
-      return;
-    }
-    done.complete(page(ctx.index.listHashRange(pool, range, startAfter, limit), limit), null);
-  }
-
-  /** A page of the first {@code limit} of {@code keys}; a key past them means there is a next. */
-  private static ListPage page(List<ObjectKey> keys, int limit) {
-    if (keys.size() > limit) {
-      List<ObjectKey> page = keys.subList(0, limit);
-      return new ListPage(page, page.get(limit - 1));
-    }
-    return new ListPage(keys, null);
+    queries.listHashRange(pool, range, startAfter, limit, done);
   }
 
   @Override
   public void getXattr(ObjectKey key, String name, StoreCompletion<byte[]> done) {
     enter();
-    ObjectEntry e = existing(key, done);
-    if (e == null) {
-      return;
-    }
-    byte[] v = e.xattr(name);
-    if (v == null) {
-      done.complete(
-          null, new StoreException(Code.NO_ATTRIBUTE, "no xattr '" + name + "' on " + key.name()));
-      return;
-    }
-    done.complete(v.clone(), null);
+    queries.getXattr(key, name, done);
+  }
+
+  @Override
+  public void getXattrs(
+      ObjectKey key, String prefix, StoreCompletion<SortedMap<String, byte[]>> done) {
+    enter();
+    queries.getXattrs(key, prefix, done);
   }
 
   // ---------------------------------------------------------------- loop hook, apply

@@ -38,19 +38,16 @@ final class MetadataWrites {
   // ---------------------------------------------------------------- truncate
 
   void truncate(ObjectKey key, long size, StoreCompletion<Void> done) {
-    if (size < 0 || size > ShardStore.MAX_OBJECT_BYTES) {
-      done.complete(
-          null,
-          MutationGate.invalid(
-              "size " + size + " outside [0, " + ShardStore.MAX_OBJECT_BYTES + "]"));
+    String bad = OpChecks.truncateSize(size);
+    if (bad != null) {
+      done.complete(null, MutationGate.invalid(bad));
       return;
     }
     gate.submit(key, true, done, (e, s) -> doTruncate(e, s, size, done));
   }
 
   private void doTruncate(ObjectEntry e, StagedObject s, long size, StoreCompletion<Void> done) {
-    boolean partial = s.exists && size < s.size && (size & (Blocks.SIZE - 1)) != 0;
-    if (!partial) {
+    if (!cutsInsideBlock(s, size)) {
       stageTruncate(e, s, size, null, done);
       return;
     }
@@ -84,10 +81,8 @@ final class MetadataWrites {
     if (gate.refused(done)) {
       return;
     }
-    boolean create = !s.exists;
-    byte[] name = create ? e.key.nameBytes() : null;
     int meta =
-        (create ? DeltaWriter.createLength(name.length) : 0)
+        (s.exists ? 0 : DeltaWriter.createLength(e.key.nameBytes().length))
             + (partialBase != null ? DeltaWriter.writeLength(1) : 0)
             + DeltaDescriptor.TRUNCATE_LENGTH;
     // Shrinking frees space, so it may use the cleaner's reserve: a full store must be able to
@@ -97,11 +92,19 @@ final class MetadataWrites {
       gate.forgetIfUnused(e, s);
       return;
     }
+    truncateInto(batch, e, s, size, partialBase);
+    gate.staged(s, batch, done);
+  }
+
+  /**
+   * Stages a truncate into {@code batch}, whose room for it was reserved: a create delta if the
+   * object is missing, the rewritten block it cuts through ({@code partialBase}, its current
+   * content; null when the cut is not inside a block of data), and the truncate delta.
+   */
+  void truncateInto(
+      Batch batch, ObjectEntry e, StagedObject s, long size, MemorySegment partialBase) {
+    gate.createIfMissing(e, s);
     DeltaWriter d = journal.deltas();
-    if (create) {
-      d.create(e.id, e.key.pool(), name);
-      s.exists = true;
-    }
     int keep = (int) Blocks.count(size);
     s.dropPendingFrom(keep);
     if (partialBase != null) {
@@ -118,29 +121,19 @@ final class MetadataWrites {
     d.truncate(e.id, size);
     s.size = size;
     s.cutStaged(size);
-    gate.staged(s, batch, done);
+  }
+
+  /** Whether truncating {@code s} to {@code size} rewrites the block the cut goes through. */
+  static boolean cutsInsideBlock(StagedObject s, long size) {
+    return s.exists && size < s.size && (size & (Blocks.SIZE - 1)) != 0;
   }
 
   // ---------------------------------------------------------------- punch
 
   void punch(ObjectKey key, long offset, long length, StoreCompletion<Void> done) {
-    if (offset < 0
-        || length < 0
-        || (offset & (Blocks.SIZE - 1)) != 0
-        || (length & (Blocks.SIZE - 1)) != 0
-        || offset + length > ShardStore.MAX_OBJECT_BYTES) {
-      done.complete(
-          null,
-          MutationGate.invalid(
-              "punch of "
-                  + length
-                  + " bytes at "
-                  + offset
-                  + ": offset and length must be multiples of "
-                  + Blocks.SIZE
-                  + " within [0, "
-                  + ShardStore.MAX_OBJECT_BYTES
-                  + ")"));
+    String bad = OpChecks.punchRange(offset, length);
+    if (bad != null) {
+      done.complete(null, MutationGate.invalid(bad));
       return;
     }
     gate.submit(key, false, done, (e, s) -> doPunch(e, s, offset, length, done));
@@ -156,10 +149,7 @@ final class MetadataWrites {
       return;
     }
     int first = (int) (offset >>> Blocks.SHIFT);
-    // Blocks at or past the staged size hold nothing to free.
-    int count =
-        (int)
-            Math.max(0, Math.min(first + (length >>> Blocks.SHIFT), Blocks.count(s.size)) - first);
+    int count = punchCount(s, first, length >>> Blocks.SHIFT);
     if (count == 0) {
       done.complete(null, null);
       return;
@@ -168,6 +158,20 @@ final class MetadataWrites {
     if (batch == null) {
       return;
     }
+    punchInto(batch, e, s, first, count);
+    gate.staged(s, batch, done);
+  }
+
+  /**
+   * Blocks from {@code first} that a punch of {@code blocks} frees in {@code s}: those below its
+   * staged size (past it there is nothing to free).
+   */
+  static int punchCount(StagedObject s, int first, long blocks) {
+    return (int) Math.max(0, Math.min(first + blocks, Blocks.count(s.size)) - first);
+  }
+
+  /** Stages a punch of {@code count} blocks into {@code batch}, whose room for it was reserved. */
+  void punchInto(Batch batch, ObjectEntry e, StagedObject s, int first, int count) {
     journal.deltas().punch(e.id, first, count);
     // Until the punch applies, merges onto these blocks must see zeros, not the applied data.
     MemorySegment zeros = bases.zeros();
@@ -175,7 +179,6 @@ final class MetadataWrites {
       s.putPending(b, zeros);
       batch.pending(e.id, b, zeros);
     }
-    gate.staged(s, batch, done);
   }
 
   // ---------------------------------------------------------------- remove
@@ -196,12 +199,17 @@ final class MetadataWrites {
     if (batch == null) {
       return;
     }
+    removeInto(e, s);
+    gate.staged(s, batch, done);
+  }
+
+  /** Stages the remove of an existing object into the open batch, whose room was reserved. */
+  void removeInto(ObjectEntry e, StagedObject s) {
     journal.deltas().remove(e.id);
     s.exists = false;
     s.size = 0;
     s.clearPending();
     s.cutStaged(0);
-    gate.staged(s, batch, done);
   }
 
   // ---------------------------------------------------------------- xattrs
@@ -230,23 +238,32 @@ final class MetadataWrites {
     if (gate.refused(done)) {
       return true;
     }
-    boolean create = !s.exists;
-    byte[] objName = create ? e.key.nameBytes() : null;
+    StoreException tooMany = tooManyXattrs(e, s, e.xattr(name) == null ? 1 : 0);
+    if (tooMany != null) {
+      done.complete(null, tooMany);
+      gate.forgetIfUnused(e, s);
+      return true;
+    }
     int meta =
-        (create ? DeltaWriter.createLength(objName.length) : 0)
+        (s.exists ? 0 : DeltaWriter.createLength(e.key.nameBytes().length))
             + DeltaWriter.setXattrLength(
                 name.getBytes(StandardCharsets.UTF_8).length, value.length);
     Batch batch = journal.reserve(meta, 0, false);
     if (batch == null) {
       return space.refused(e, s, done);
     }
-    if (create) {
-      journal.deltas().create(e.id, e.key.pool(), objName);
-      s.exists = true;
-    }
-    journal.deltas().setXattr(e.id, name, value);
+    setXattrInto(e, s, name, value);
     gate.staged(s, batch, done);
     return true;
+  }
+
+  /**
+   * Stages an attribute set into the open batch, whose room for it (and for a create delta if the
+   * object is missing) was reserved.
+   */
+  void setXattrInto(ObjectEntry e, StagedObject s, String name, byte[] value) {
+    gate.createIfMissing(e, s);
+    journal.deltas().setXattr(e.id, name, value);
   }
 
   void removeXattr(ObjectKey key, String name, StoreCompletion<Void> done) {
@@ -272,8 +289,13 @@ final class MetadataWrites {
     if (batch == null) {
       return;
     }
-    journal.deltas().removeXattr(e.id, name);
+    removeXattrInto(e, name);
     gate.staged(s, batch, done);
+  }
+
+  /** Stages an attribute removal into the open batch, whose room for it was reserved. */
+  void removeXattrInto(ObjectEntry e, String name) {
+    journal.deltas().removeXattr(e.id, name);
   }
 
   /**
@@ -289,7 +311,25 @@ final class MetadataWrites {
     return batch;
   }
 
-  private static StoreException checkXattrName(String name) {
+  /**
+   * INVALID when {@code adding} more attributes could take {@code e} past {@link
+   * ShardStore#MAX_XATTRS}: its applied ones plus, as the worst case, one per unapplied mutation.
+   */
+  static StoreException tooManyXattrs(ObjectEntry e, StagedObject s, int adding) {
+    long most = (long) e.xattrs().size() + s.unapplied + adding;
+    return adding > 0 && most > ShardStore.MAX_XATTRS
+        ? MutationGate.invalid(
+            e.key.name()
+                + " has "
+                + e.xattrs().size()
+                + " attributes and "
+                + s.unapplied
+                + " unapplied mutations; an object holds at most "
+                + ShardStore.MAX_XATTRS)
+        : null;
+  }
+
+  static StoreException checkXattrName(String name) {
     if (name == null || name.isEmpty()) {
       return MutationGate.invalid("xattr name must not be empty");
     }

@@ -49,17 +49,14 @@ final class MutationGate {
    * failed with NO_MEMORY) when a new one would exceed the index's share of the memory limit.
    */
   private ObjectEntry entryForWrite(ObjectKey key, StoreCompletion<?> done) {
-    ObjectEntry e = ctx.index.get(key);
-    if (e == null && ctx.index.admitsNewObject()) {
-      e = ctx.index.create(key);
-    }
+    ObjectEntry e = entryOrNull(key);
     if (e == null) {
       done.complete(null, indexFull(key));
     }
     return e;
   }
 
-  private StoreException indexFull(ObjectKey key) {
+  StoreException indexFull(ObjectKey key) {
     return new StoreException(
         Code.NO_MEMORY,
         "shard "
@@ -185,6 +182,42 @@ final class MutationGate {
    */
   void staged(StagedObject s, Batch batch, StoreCompletion<Void> done) {
     staging.staged(s, batch);
+    journal.staged(batch);
+    batch.onApplied(done);
+  }
+
+  /**
+   * Stages the create delta of {@code e} into the open batch unless it exists once everything
+   * staged applies; returns whether it did. The caller reserved room for it.
+   */
+  boolean createIfMissing(ObjectEntry e, StagedObject s) {
+    if (s.exists) {
+      return false;
+    }
+    journal.deltas().create(e.id, e.key.pool(), e.key.nameBytes());
+    s.exists = true;
+    return true;
+  }
+
+  /**
+   * The entry to stage a mutation of {@code key} into, created if new; null when a new one would
+   * exceed the index's memory ({@link #indexFull}). Does not check the shard's refusal.
+   */
+  ObjectEntry entryOrNull(ObjectKey key) {
+    ObjectEntry e = ctx.index.get(key);
+    return e == null && ctx.index.admitsNewObject() ? ctx.index.create(key) : e;
+  }
+
+  /** Counts one operation of a transaction, staged into {@code batch}, for the staging state. */
+  void stagedInTransaction(StagedObject s, Batch batch) {
+    staging.staged(s, batch);
+  }
+
+  /**
+   * Counts a whole transaction, staged into {@code batch}, for the journal's batching rules (it is
+   * one operation there); {@code done} is acknowledged when the batch applies.
+   */
+  void transactionStaged(Batch batch, StoreCompletion<Void> done) {
     journal.staged(batch);
     batch.onApplied(done);
   }

@@ -255,6 +255,11 @@ final class OsdProcess implements AutoCloseable {
   }
 
   /** SIGKILL, and wait for the process to be gone. */
+  /** Whether the process still runs. */
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
   void kill9() throws InterruptedException {
     process.destroyForcibly();
     process.waitFor(10, TimeUnit.SECONDS);

@@ -1,37 +1,25 @@
 package io.tidestore.client;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslHandler;
-import io.netty.util.collection.LongObjectHashMap;
 import io.tidestore.osd.ops.NamePage;
 import io.tidestore.osd.ops.ObjectInfo;
 import io.tidestore.osd.ops.ObjectOpsException;
-import io.tidestore.osd.protocol.Frame;
-import io.tidestore.osd.protocol.FrameDecoder;
 import io.tidestore.osd.protocol.FrameDescriptor;
 import io.tidestore.osd.protocol.Op;
 import io.tidestore.osd.protocol.OpException;
 import io.tidestore.osd.protocol.ShardMap;
 import io.tidestore.osd.protocol.Status;
 import io.tidestore.osd.protocol.Wire;
-import io.tidestore.osd.security.TlsErrors;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -47,16 +35,14 @@ import java.util.function.Function;
 // Netty write futures: a failed write closes the channel, which fails every pending request.
 @SuppressWarnings("FutureReturnValueIgnored")
 public final class ObjectClient implements AutoCloseable {
+  private final FrameLink link;
   private final Channel channel;
-  private final EventLoop loop;
-  private final LongObjectHashMap<Pending<?>> pending = new LongObjectHashMap<>();
-  private long nextId = 1;
   private volatile int reactor = -1;
   private volatile int reactorCount;
 
   private ObjectClient(Channel channel) {
+    this.link = new FrameLink(channel);
     this.channel = channel;
-    this.loop = channel.eventLoop();
   }
 
   /**
@@ -82,69 +68,32 @@ public final class ObjectClient implements AutoCloseable {
       SslContext tls) {
     CompletableFuture<ObjectClient> result = new CompletableFuture<>();
     ObjectClient[] holder = new ObjectClient[1];
-    Bootstrap bootstrap =
-        new Bootstrap()
-            .group(group)
-            .channel(channelType)
-            .option(ChannelOption.TCP_NODELAY, true)
-            .handler(
-                new ChannelInitializer<Channel>() {
-                  @Override
-                  protected void initChannel(Channel ch) {
-                    holder[0] = new ObjectClient(ch);
-                    if (tls != null) {
-                      ch.pipeline()
-                          .addLast(
-                              "tls",
-                              tls.newHandler(
-                                  ch.alloc(), address.getHostString(), address.getPort()));
-                    }
-                    ch.pipeline()
-                        .addLast(new FrameDecoder(TimeUnit.SECONDS.toNanos(60), false))
-                        .addLast(holder[0].new Replies());
-                  }
-                });
-    bootstrap
-        .connect(address)
-        .addListener(
-            f -> {
-              if (!f.isSuccess()) {
-                result.completeExceptionally(
-                    new IOException("cannot connect to " + address + ": " + f.cause(), f.cause()));
-                return;
+    Dial.open(
+            group,
+            channelType,
+            address,
+            tls,
+            ch -> {
+              holder[0] = new ObjectClient(ch);
+              return holder[0].link.replies();
+            })
+        .whenComplete(
+            (channel, e) -> {
+              if (e != null) {
+                result.completeExceptionally(e);
+              } else {
+                holder[0].greet(address, result, tls != null);
               }
-              ObjectClient client = holder[0];
-              SslHandler handshake = client.channel.pipeline().get(SslHandler.class);
-              if (handshake == null) {
-                client.greet(address, result);
-                return;
-              }
-              handshake
-                  .handshakeFuture()
-                  .addListener(
-                      h -> {
-                        if (h.isSuccess()) {
-                          client.greet(address, result);
-                        } else {
-                          client.close();
-                          result.completeExceptionally(
-                              new IOException(
-                                  "TLS handshake with "
-                                      + address.getHostString()
-                                      + ":"
-                                      + address.getPort()
-                                      + " failed: "
-                                      + TlsErrors.describe(h.cause()),
-                                  h.cause()));
-                        }
-                      });
             });
     return result;
   }
 
   /** Says HELLO; completes {@code result} with this client or why the server refused it. */
-  private void greet(InetSocketAddress address, CompletableFuture<ObjectClient> result) {
-    boolean tls = channel.pipeline().get(SslHandler.class) != null;
+  private void greet(
+      InetSocketAddress address, CompletableFuture<ObjectClient> result, boolean tls) {
+    // Whether TLS was asked for, not whether the pipeline has a TLS handler: a server that refuses
+    // the client's certificate closes the connection just after the handshake, and a closed
+    // channel's pipeline is empty.
     hello()
         .whenComplete(
             (ok, e) -> {
@@ -354,135 +303,39 @@ public final class ObjectClient implements AutoCloseable {
     void write(ByteBuf out);
   }
 
-  private record Pending<T>(int op, CompletableFuture<T> future, Function<ByteBuf, T> parser) {}
-
+  /**
+   * Sends a request; a version 1 reply's non-OK status fails it with an {@link OpException} of that
+   * status and the reply's message, else {@code parser} reads the body.
+   */
   private <T> CompletableFuture<T> send(
       int op, int bodyHint, BodyWriter writer, ByteBuf trailing, Function<ByteBuf, T> parser) {
-    CompletableFuture<T> future = new CompletableFuture<>();
-    if (loop.inEventLoop()) {
-      sendOnLoop(op, bodyHint, writer, trailing, parser, future);
-    } else {
-      loop.execute(() -> sendOnLoop(op, bodyHint, writer, trailing, parser, future));
-    }
-    return future;
-  }
-
-  private <T> void sendOnLoop(
-      int op,
-      int bodyHint,
-      BodyWriter writer,
-      ByteBuf trailing,
-      Function<ByteBuf, T> parser,
-      CompletableFuture<T> future) {
-    if (!channel.isActive()) {
-      if (trailing != null) {
-        trailing.release();
-      }
-      future.completeExceptionally(new ClosedChannelException());
-      return;
-    }
-    long id = nextId++;
-    ByteBuf frame = Wire.begin(channel.alloc(), op, 0, 0, id, bodyHint);
-    try {
-      writer.write(frame);
-    } catch (RuntimeException e) {
-      frame.release();
-      if (trailing != null) {
-        trailing.release();
-      }
-      future.completeExceptionally(e);
-      return;
-    }
-    pending.put(id, new Pending<>(op, future, parser));
-    if (trailing == null) {
-      channel.writeAndFlush(Wire.finish(frame, 0), channel.voidPromise());
-    } else {
-      channel.write(Wire.finish(frame, trailing.readableBytes()), channel.voidPromise());
-      channel.writeAndFlush(trailing, channel.voidPromise());
-    }
-  }
-
-  private static String hostAndPort(Channel channel) {
-    return channel.remoteAddress() instanceof InetSocketAddress a
-        ? a.getHostString() + ":" + a.getPort()
-        : String.valueOf(channel.remoteAddress());
+    return link.send(
+        op,
+        bodyHint,
+        writer::write,
+        trailing,
+        frame -> {
+          ByteBuf body = frame.body();
+          if (frame.status() != Status.OK) {
+            String message;
+            try {
+              message = Wire.readString(body, 0xffff, "error message");
+            } catch (OpException e) {
+              message = "(no message)";
+            }
+            throw new OpException(frame.status(), message);
+          }
+          return parser.apply(body);
+        });
   }
 
   /** Requests sent and not yet answered; call on any thread (an estimate off the loop). */
   public int inFlight() {
-    return pending.size();
+    return link.inFlight();
   }
 
   @Override
   public void close() {
     channel.close().syncUninterruptibly();
-  }
-
-  /** Matches reply frames to pending requests; runs on the connection's loop. */
-  private final class Replies extends SimpleChannelInboundHandler<Frame> {
-    Replies() {
-      super(false);
-    }
-
-    @Override
-    protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
-      try {
-        Pending<?> request = pending.remove(frame.requestId());
-        if (request == null) {
-          throw new OpException(
-              Status.EPROTO, "reply to unknown request id " + frame.requestId() + ", closing");
-        }
-        complete(request, frame);
-      } catch (OpException e) {
-        failAll(new IOException(e.getMessage(), e));
-        ctx.close();
-      } finally {
-        frame.release();
-      }
-    }
-
-    private <T> void complete(Pending<T> request, Frame frame) {
-      ByteBuf body = frame.body();
-      if (frame.status() != Status.OK) {
-        String message;
-        try {
-          message = Wire.readString(body, 0xffff, "error message");
-        } catch (OpException e) {
-          message = "(no message)";
-        }
-        request.future().completeExceptionally(new OpException(frame.status(), message));
-        return;
-      }
-      try {
-        request.future().complete(request.parser().apply(body));
-      } catch (RuntimeException e) {
-        request.future().completeExceptionally(e);
-      }
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-      failAll(new ClosedChannelException());
-      ctx.fireChannelInactive();
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      failAll(
-          TlsErrors.isTls(cause)
-              ? new IOException(
-                  "TLS with " + hostAndPort(ctx.channel()) + ": " + TlsErrors.describe(cause),
-                  cause)
-              : cause);
-      ctx.close();
-    }
-
-    private void failAll(Throwable cause) {
-      List<Pending<?>> all = new ArrayList<>(pending.values());
-      pending.clear();
-      for (Pending<?> request : all) {
-        request.future().completeExceptionally(cause);
-      }
-    }
   }
 }

@@ -17,6 +17,8 @@ import io.tidestore.osd.metrics.SecurityMetrics;
 import io.tidestore.osd.metrics.StoreMetrics;
 import io.tidestore.osd.nbd.NbdServer;
 import io.tidestore.osd.net.InboundBudget;
+import io.tidestore.osd.pg.PeerTls;
+import io.tidestore.osd.pg.PgEngine;
 import io.tidestore.osd.protocol.ObjectProtocolServer;
 import io.tidestore.osd.protocol.Op;
 import io.tidestore.osd.protocol.ServerLimits;
@@ -103,6 +105,11 @@ public final class OsdDaemon implements AutoCloseable {
   }
 
   private void startParts() throws IOException {
+    if (cluster != null && settings.engine().kind() != EngineSettings.EngineKind.REACTOR) {
+      throw new IOException(
+          "a cluster OSD (--mon) runs the reactor engine only so far; drop --engine "
+              + settings.engine().kind().label());
+    }
     // Certificates and grants first: a bad file is a startup error before anything listens.
     security = ServerSecurity.open(settings.security());
     LOG.info(
@@ -205,12 +212,14 @@ public final class OsdDaemon implements AutoCloseable {
     // NBD exports; the object protocol reports header changes to them (ImageHeaderWatch).
     ImageCatalog images =
         new ImageCatalog(shards.objectOps(), shards.pieceIo(), settings.nbdDefaultImage());
+    // A cluster OSD serves objects only through protocol v2, replicated (PgEngine): its store's
+    // objects are its PGs', never a standalone client's.
     objects =
         ObjectProtocolServer.start(
             reactors,
             settings.listenAddress(),
             settings.objectPort(),
-            new ImageHeaderWatch(shards.objectOps(), images),
+            cluster == null ? new ImageHeaderWatch(shards.objectOps(), images) : null,
             ServerLimits.DEFAULT,
             OpLatencies.register(
                 metrics,
@@ -261,6 +270,17 @@ public final class OsdDaemon implements AutoCloseable {
 
     if (cluster != null) {
       joinCluster(metrics);
+      PgEngine pgs =
+          new PgEngine(
+              membership.id(),
+              shards.tasks(),
+              membership.map(),
+              PeerTls.context(settings.security()),
+              membership::wantEpoch);
+      resources.push(pgs);
+      membership.onNewMap(pgs::onMap);
+      pgs.onMap(membership.map());
+      objects.serveCluster(pgs);
     }
     if (settings.pidFile() != null) {
       resources.push(PidFile.write(settings.pidFile(), ProcessHandle.current().pid()));

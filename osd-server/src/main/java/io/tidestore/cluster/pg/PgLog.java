@@ -142,12 +142,45 @@ public final class PgLog {
     return newTail;
   }
 
-  /** The trim to {@code newTail} committed. */
-  public void trimmed(Eversion newTail) {
-    entries.headMap(newTail, true).clear();
+  /**
+   * Entries a PG keeps: older ones are trimmed as new ones come. Every member has them (the primary
+   * acknowledges an op only once all have it, and keeps far fewer in flight), and a member that
+   * missed more than this many needs a backfill rather than log-based recovery.
+   */
+  public static final int KEEP = 1000;
+
+  /** Most entries one transaction trims, so that records stay small. */
+  public static final int TRIM_PER_OP = 16;
+
+  /**
+   * Adds to {@code t}, the transaction of the entry at {@code applying}, the trim of entries {@link
+   * #KEEP} or more versions older (so that with it the log holds at most KEEP); returns the new
+   * tail for {@link #trimmed}, or null.
+   */
+  public Eversion stageRollingTrim(Transaction t, Eversion applying) {
+    long keepFrom = applying.version() - KEEP; // the newest version to trim
+    if (keepFrom <= 0 || entries.isEmpty() || entries.firstKey().version() > keepFrom) {
+      return null;
+    }
+    Eversion upTo = entries.firstKey();
+    for (Eversion v : entries.keySet()) {
+      if (v.version() > keepFrom) {
+        break;
+      }
+      upTo = v;
+    }
+    return stageTrim(t, upTo, TRIM_PER_OP);
+  }
+
+  /** The trim to {@code newTail} committed; returns the entries it removed, oldest first. */
+  public List<PgLogEntry> trimmed(Eversion newTail) {
+    NavigableMap<Eversion, PgLogEntry> gone = entries.headMap(newTail, true);
+    List<PgLogEntry> removed = new ArrayList<>(gone.values());
+    gone.clear();
     if (newTail.after(tail)) {
       tail = newTail;
     }
+    return removed;
   }
 
   /** The entries after {@code v}, oldest first (what a member at {@code v} is missing). */

@@ -73,6 +73,8 @@ public final class PgMeta {
   }
 
   /**
+   * The {@link Eversion} of an attribute's value.
+   *
    * @throws IllegalArgumentException unless {@code bytes} is exactly one eversion
    */
   public static Eversion decodeEversion(byte[] bytes) {

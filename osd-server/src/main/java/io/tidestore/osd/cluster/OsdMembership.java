@@ -39,6 +39,10 @@ public final class OsdMembership implements AutoCloseable {
           r -> Thread.ofPlatform().daemon().name("tidestore-osd-heartbeat").unstarted(r));
   private volatile OsdIdentity identity;
   private volatile long upFrom;
+  private final java.util.List<java.util.function.Consumer<ClusterMap>> listeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final java.util.concurrent.atomic.AtomicBoolean fetching =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private OsdMembership(
       ClusterSettings settings,
@@ -138,7 +142,45 @@ public final class OsdMembership implements AutoCloseable {
             + ")");
   }
 
+  /** Tells {@code listener} of every newer map from now on (on the membership's threads). */
+  public void onNewMap(java.util.function.Consumer<ClusterMap> listener) {
+    listeners.add(listener);
+  }
+
+  /**
+   * Fetches the monitors' newest map soon, when {@code epoch} is newer than this OSD's (a peer or
+   * client named it); its listeners hear of it. Asks once at a time.
+   */
+  public void wantEpoch(long epoch) {
+    if (epoch <= monitors.map().epoch() || !fetching.compareAndSet(false, true)) {
+      return;
+    }
+    heartbeats.execute(
+        () -> {
+          try {
+            publish(monitors.fetchMap());
+          } catch (IOException e) {
+            LOG.warning("monitors: cannot fetch map " + epoch + ": " + e.getMessage());
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } finally {
+            fetching.set(false);
+          }
+        });
+  }
+
+  private void publish(ClusterMap map) {
+    for (var listener : listeners) {
+      try {
+        listener.accept(map);
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "map listener failed", e);
+      }
+    }
+  }
+
   private void onMap(ClusterMap map) {
+    publish(map);
     OsdInfo me = map.osds().get(identity.id());
     LOG.fine(
         "map epoch "
@@ -165,7 +207,7 @@ public final class OsdMembership implements AutoCloseable {
       }
       monitors.keepSubscribed();
       if (monitors.newerEpochKnown()) {
-        monitors.fetchMap();
+        publish(monitors.fetchMap());
       }
       ClusterMap map = monitors.map();
       OsdInfo me = map.osds().get(identity.id());

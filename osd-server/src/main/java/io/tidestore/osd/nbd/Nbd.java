@@ -155,7 +155,7 @@ final class Nbd {
       case INVALID -> EINVAL;
       case CLOSED -> ESHUTDOWN;
       case UNSUPPORTED -> ENOTSUP;
-      case NOT_FOUND, NO_ATTRIBUTE, READ_ONLY, IO_ERROR, CORRUPT -> EIO;
+      case NOT_FOUND, NO_ATTRIBUTE, READ_ONLY, IO_ERROR, CORRUPT, TRY_AGAIN, STALE_MAP -> EIO;
     };
   }
 

@@ -33,7 +33,14 @@ public class ObjectOpsException extends RuntimeException {
     /** The shard or the reactor owning it was closed with the op pending. */
     CLOSED,
     /** This implementation does not offer the op. */
-    UNSUPPORTED
+    UNSUPPORTED,
+    /**
+     * Not now: the object's PG is peering, below min_size or waiting for a newer map; the op was
+     * not applied and may be sent again (a replicated op is recognised if it was).
+     */
+    TRY_AGAIN,
+    /** The sender's cluster map is older than this OSD's: fetch the map and resend. */
+    STALE_MAP
   }
 
   private final Code code;

@@ -3,21 +3,13 @@ package io.tidestore.osd.protocol;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tidestore.osd.metrics.OpLatencies;
-import io.tidestore.osd.net.ConnectionErrors;
-import io.tidestore.osd.net.InFlightLimit;
-import io.tidestore.osd.net.ReadGate;
-import io.tidestore.osd.net.ReplyFlusher;
+import io.tidestore.osd.ops.Mutation;
 import io.tidestore.osd.ops.NamePage;
-import io.tidestore.osd.ops.ObjectInfo;
 import io.tidestore.osd.ops.ObjectOps;
-import io.tidestore.osd.ops.ObjectOpsException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiConsumer;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -37,18 +29,12 @@ import java.util.logging.Logger;
  */
 // Netty write futures: a failed write closes the channel and reaches exceptionCaught.
 @SuppressWarnings("FutureReturnValueIgnored")
-final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
+final class ObjectProtocolHandler extends PipelinedOpHandler {
   private static final Logger LOG = Logger.getLogger(ObjectProtocolHandler.class.getName());
 
   private final ServerContext server;
-  private final ServerLimits limits;
-  private final OpLatencies latencies;
-  private InFlightLimit inFlight;
-  private ReplyFlusher replies;
-  private ChannelHandlerContext ctx;
-  private int latencySlot = -1;
-  private long decodedNanos; // when the frame being dispatched was decoded
   private boolean helloDone;
+  private int version = FrameDescriptor.VERSION;
   private OpAccess access; // set by HELLO: the client's caps, from its TLS session
   private ScheduledFuture<?> helloTimer;
 
@@ -57,17 +43,8 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
   }
 
   ObjectProtocolHandler(ServerContext server, ServerLimits limits, OpLatencies latencies) {
+    super(LOG, limits, latencies);
     this.server = server;
-    this.limits = limits;
-    this.latencies = latencies;
-  }
-
-  @Override
-  public void handlerAdded(ChannelHandlerContext ctx) {
-    this.ctx = ctx;
-    this.inFlight = new InFlightLimit(ReadGate.of(ctx.channel()), limits.maxInFlight());
-    this.replies = new ReplyFlusher(ctx, ReplyFlusher.Policy.AT_ONCE, Integer.MAX_VALUE);
-    this.latencySlot = latencies.slotOf(ctx.executor());
   }
 
   @Override
@@ -81,7 +58,7 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
                     ctx.close();
                   }
                 },
-                limits.helloTimeout().toNanos(),
+                limits().helloTimeout().toNanos(),
                 TimeUnit.NANOSECONDS);
     ctx.fireChannelActive();
   }
@@ -95,38 +72,22 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
   }
 
   @Override
-  public void channelRead(ChannelHandlerContext ctx, Object msg) {
-    Frame frame = (Frame) msg;
-    replies.readStarted();
-    decodedNanos = System.nanoTime();
-    try {
-      dispatch(frame);
-    } catch (OpException | ObjectOpsException e) {
-      replyFailure(frame.op(), frame.requestId(), e);
-      if (helloDone) {
-        latencies.record(frame.op(), latencySlot, System.nanoTime() - decodedNanos);
-      }
-    } finally {
-      frame.release();
-    }
+  boolean measuresRefusals() {
+    return helloDone;
   }
 
   @Override
-  public void channelReadComplete(ChannelHandlerContext ctx) {
-    replies.readComplete();
-    ctx.fireChannelReadComplete();
+  ByteBuf begin(int op, long id, int bodyHint) {
+    return Replies.begin(ctx.alloc(), op, id, bodyHint);
   }
 
-  /**
-   * Writes a reply: replies produced while a read batch is decoded (PING, errors, ops the store
-   * completed at once) share one flush, hence one write syscall, at the end of the batch; replies
-   * completed later are flushed at once.
-   */
-  private void send(ByteBuf reply) {
-    replies.send(reply);
+  @Override
+  void replyError(int op, long id, int status, String message) {
+    send(Replies.error(ctx.alloc(), op, id, status, message));
   }
 
-  private void dispatch(Frame frame) {
+  @Override
+  void dispatch(Frame frame) {
     int op = frame.op();
     long id = frame.requestId();
     ByteBuf body = frame.body();
@@ -180,9 +141,23 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
     } else {
       int min = body.getUnsignedShort(body.readerIndex() + 4);
       int max = body.getUnsignedShort(body.readerIndex() + 6);
-      if (min > FrameDescriptor.VERSION || max < FrameDescriptor.VERSION) {
+      // Version 2 only where there is a cluster to serve: a standalone daemon, or a cluster OSD
+      // not yet registered, speaks version 1.
+      int highest = server.clusterOps() != null ? V2.VERSION : FrameDescriptor.VERSION;
+      version = Math.min(max, highest);
+      if (min > highest || max < FrameDescriptor.VERSION) {
         problem =
-            "no common version: client " + min + ".." + max + ", server " + FrameDescriptor.VERSION;
+            "no common version: client "
+                + min
+                + ".."
+                + max
+                + ", server "
+                + FrameDescriptor.VERSION
+                + ".."
+                + highest
+                + (highest == FrameDescriptor.VERSION
+                    ? " (version 2 is a cluster OSD's, once registered with its monitors)"
+                    : "");
       }
     }
     if (problem != null) {
@@ -196,11 +171,21 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
     helloTimer.cancel(false);
     access = new OpAccess(server.security(), ctx.channel());
     ByteBuf reply = Replies.begin(ctx.alloc(), Op.HELLO, frame.requestId(), 8);
-    reply.writeShort(FrameDescriptor.VERSION);
+    reply.writeShort(version);
     reply.writeShort(server.reactorOf(ctx.channel().eventLoop()));
     reply.writeShort(server.reactorCount());
     reply.writeShort(0);
-    send(Wire.finish(reply, 0));
+    if (version != V2.VERSION) {
+      send(Wire.finish(reply, 0));
+    } else {
+      // Flushed now: this handler leaves the pipeline, and with it the end-of-read flush.
+      ctx.writeAndFlush(Wire.finish(reply, 0));
+      ctx.pipeline()
+          .replace(
+              this,
+              "ops",
+              new ClusterProtocolHandler(server.clusterOps(), limits(), latencies, access));
+    }
   }
 
   private void objectOp(int op, long id, ByteBuf body) {
@@ -211,15 +196,8 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
     String name = RequestBodies.name(body);
     access.check(op, name);
     switch (op) {
-      case Op.WRITE -> {
-        long offset = RequestBodies.offset(body, "offset");
-        int length = body.readableBytes();
-        if (length > FrameDescriptor.MAX_DATA) {
-          throw new OpException(Status.EMSGSIZE, "write of " + length + " bytes");
-        }
-        RequestBodies.checkRange(offset, length);
-        track(op, id, ops.write(name, offset, body.readRetainedSlice(length)), this::replyEmpty);
-      }
+      case Op.WRITE, Op.TRUNCATE, Op.REMOVE, Op.SET_XATTR, Op.RM_XATTR ->
+          track(op, id, mutate(ops, name, V2.readMutation(op, body)), this::replyEmpty);
       case Op.READ -> {
         long offset = RequestBodies.offset(body, "offset");
         int length = RequestBodies.length(body, FrameDescriptor.MAX_DATA, "read length");
@@ -231,35 +209,24 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
         RequestBodies.end(body, op);
         track(op, id, ops.stat(name), this::replyStat);
       }
-      case Op.TRUNCATE -> {
-        long size = RequestBodies.offset(body, "size");
-        RequestBodies.end(body, op);
-        track(op, id, ops.truncate(name, size), this::replyEmpty);
-      }
-      case Op.REMOVE -> {
-        RequestBodies.end(body, op);
-        track(op, id, ops.remove(name), this::replyEmpty);
-      }
-      case Op.SET_XATTR -> {
-        String key = RequestBodies.xattrKey(body);
-        int length = body.readableBytes();
-        if (length > FrameDescriptor.MAX_XATTR_VALUE) {
-          throw new OpException(Status.EMSGSIZE, "xattr value of " + length + " bytes");
-        }
-        track(op, id, ops.setXattr(name, key, body.readRetainedSlice(length)), this::replyEmpty);
-      }
       case Op.GET_XATTR -> {
         String key = RequestBodies.xattrKey(body);
         RequestBodies.end(body, op);
         track(op, id, ops.getXattr(name, key), this::replyData);
       }
-      case Op.RM_XATTR -> {
-        String key = RequestBodies.xattrKey(body);
-        RequestBodies.end(body, op);
-        track(op, id, ops.removeXattr(name, key), this::replyEmpty);
-      }
       default -> throw new IllegalStateException("not an object op: " + Op.name(op));
     }
+  }
+
+  /** A version 1 change: the same fields as version 2's, each its own {@link ObjectOps} call. */
+  private static CompletionStage<Void> mutate(ObjectOps ops, String name, Mutation m) {
+    return switch (m) {
+      case Mutation.Write w -> ops.write(name, w.offset(), w.data());
+      case Mutation.Truncate t -> ops.truncate(name, t.size());
+      case Mutation.Remove _ -> ops.remove(name);
+      case Mutation.SetXattr x -> ops.setXattr(name, x.key(), x.value());
+      case Mutation.RemoveXattr x -> ops.removeXattr(name, x.key());
+    };
   }
 
   // LIST carries a shard, not an object name: parsed separately.
@@ -284,71 +251,6 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
     track(Op.LIST, id, ops.list((int) shard, after, (int) max), this::replyList);
   }
 
-  private <T> void track(int op, long id, CompletionStage<T> stage, Encoder<T> encoder) {
-    inFlight.started();
-    stage.whenComplete(new Completion<>(op, id, encoder, decodedNanos));
-  }
-
-  /** Writes one reply; runs on any thread, finishes the bookkeeping on the loop. */
-  private final class Completion<T> implements BiConsumer<T, Throwable> {
-    private final int op;
-    private final long id;
-    private final Encoder<T> encoder;
-    private final long decodedNanos;
-
-    Completion(int op, long id, Encoder<T> encoder, long decodedNanos) {
-      this.op = op;
-      this.id = id;
-      this.encoder = encoder;
-      this.decodedNanos = decodedNanos;
-    }
-
-    @Override
-    public void accept(T value, Throwable failure) {
-      if (ctx.executor().inEventLoop()) {
-        complete(value, failure);
-      } else {
-        ctx.executor().execute(() -> complete(value, failure));
-      }
-    }
-
-    private void complete(T value, Throwable failure) {
-      inFlight.finished();
-      if (!ctx.channel().isActive()) {
-        if (value instanceof ByteBuf buf) {
-          buf.release();
-        }
-      } else if (failure != null) {
-        replyFailure(op, id, ObjectOpsException.unwrap(failure));
-      } else {
-        encoder.encode(op, id, value);
-      }
-      latencies.record(op, latencySlot, System.nanoTime() - decodedNanos);
-      inFlight.resumeIfDrained(ctx.channel().isWritable());
-    }
-  }
-
-  @FunctionalInterface
-  private interface Encoder<T> {
-    void encode(int op, long id, T value);
-  }
-
-  private void replyEmpty(int op, long id, Void unused) {
-    send(Replies.ok(ctx.alloc(), op, id));
-  }
-
-  private void replyData(int op, long id, ByteBuf data) {
-    ctx.write(Wire.finish(Replies.begin(ctx.alloc(), op, id, 0), data.readableBytes()));
-    send(data);
-  }
-
-  private void replyStat(int op, long id, ObjectInfo stat) {
-    ByteBuf reply = Replies.begin(ctx.alloc(), op, id, 16);
-    reply.writeLong(stat.size());
-    reply.writeLong(stat.mtimeNanos());
-    send(Wire.finish(reply, 0));
-  }
-
   private void replyList(int op, long id, NamePage page) {
     ByteBuf reply = Replies.begin(ctx.alloc(), op, id, 5 + 64 * page.names().size());
     reply.writeInt(page.names().size());
@@ -357,38 +259,5 @@ final class ObjectProtocolHandler extends ChannelInboundHandlerAdapter {
     }
     reply.writeByte(page.more() ? 1 : 0);
     send(Wire.finish(reply, 0));
-  }
-
-  /**
-   * The error reply for {@code cause}: a refused request's own status, a failed op's status from
-   * {@link OpsStatus}, else EIO (logged: nothing should fail that way).
-   */
-  private void replyFailure(int op, long id, Throwable cause) {
-    switch (cause) {
-      case OpException e -> replyError(op, id, e.status(), e.getMessage());
-      case ObjectOpsException e -> {
-        int status = OpsStatus.of(e.code());
-        replyError(op, id, status, OpsStatus.message(status, e));
-      }
-      default -> {
-        LOG.log(Level.WARNING, Op.name(op) + " id " + id + " failed", cause);
-        replyError(op, id, Status.EIO, String.valueOf(cause));
-      }
-    }
-  }
-
-  private void replyError(int op, long id, int status, String message) {
-    send(Replies.error(ctx.alloc(), op, id, status, message));
-  }
-
-  @Override
-  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-    inFlight.writabilityChanged(ctx.channel().isWritable());
-    ctx.fireChannelWritabilityChanged();
-  }
-
-  @Override
-  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    ConnectionErrors.closeAfter(ctx, cause, LOG, "closing after error");
   }
 }

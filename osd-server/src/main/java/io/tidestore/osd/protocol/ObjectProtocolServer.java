@@ -9,6 +9,7 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.tidestore.osd.metrics.OpLatencies;
 import io.tidestore.osd.net.InboundBudget;
 import io.tidestore.osd.net.Listeners;
+import io.tidestore.osd.ops.ClusterOps;
 import io.tidestore.osd.ops.ObjectOps;
 import io.tidestore.osd.reactor.Reactor;
 import io.tidestore.osd.reactor.Reactors;
@@ -43,6 +44,7 @@ public final class ObjectProtocolServer implements AutoCloseable, ServerContext 
   private final IdentityHashMap<EventLoop, Integer> reactorOfLoop = new IdentityHashMap<>();
   private final List<Channel> listeners = new ArrayList<>();
   private volatile ShardMap shardMap;
+  private volatile ClusterOps clusterOps;
   private InetSocketAddress mainAddress;
 
   private ObjectProtocolServer(
@@ -210,6 +212,19 @@ public final class ObjectProtocolServer implements AutoCloseable, ServerContext 
   @Override
   public ObjectOps ops() {
     return ops;
+  }
+
+  @Override
+  public ClusterOps clusterOps() {
+    return clusterOps;
+  }
+
+  /**
+   * Starts serving protocol v2 with {@code ops}: a cluster OSD calls it once registered, since its
+   * map (and so what it serves) comes only then.
+   */
+  public void serveCluster(ClusterOps ops) {
+    this.clusterOps = ops;
   }
 
   @Override

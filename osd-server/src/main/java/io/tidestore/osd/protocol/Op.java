@@ -50,6 +50,8 @@ public final class Op {
       case SET_XATTR -> "setxattr";
       case GET_XATTR -> "getxattr";
       case RM_XATTR -> "rmxattr";
+      case V2.REP_OP -> "rep_op";
+      case V2.PG_QUERY -> "pg_query";
       default -> String.format("op 0x%02x", op);
     };
   }

@@ -31,8 +31,15 @@ final class OpAccess {
 
   /** Throws EPERM unless the client may do {@code op} on the object {@code name}. */
   void check(int op, String name) {
+    check(op, name, ServerSecurity.STANDALONE_POOL);
+  }
+
+  /**
+   * Throws EPERM unless the client may do {@code op} on the object {@code name} of {@code pool}.
+   */
+  void check(int op, String name, String pool) {
     Access needed = Op.mutates(op) ? Access.READ_WRITE : Access.READ;
-    if (!caps.allowsObject(needed, ServerSecurity.STANDALONE_POOL, name)) {
+    if (!caps.allowsObject(needed, pool, name)) {
       String image = ImageObjects.imageOf(name);
       throw refuse(
           needed,
@@ -42,7 +49,7 @@ final class OpAccess {
               + " ("
               + (image == null ? "no image" : "image " + image)
               + ", pool "
-              + ServerSecurity.STANDALONE_POOL
+              + pool
               + ")");
     }
   }
@@ -51,6 +58,13 @@ final class OpAccess {
   void checkList() {
     if (!caps.allows(Access.READ, ServerSecurity.STANDALONE_POOL, null)) {
       throw refuse(Access.READ, "list of pool " + ServerSecurity.STANDALONE_POOL);
+    }
+  }
+
+  /** Throws EPERM unless the peer may send OSD-to-OSD ops: those need {@code *} (an OSD's cap). */
+  void checkPeer(int op) {
+    if (!caps.allows(Access.ALL, null, null)) {
+      throw refuse(Access.ALL, Op.name(op) + " (an OSD's op)");
     }
   }
 

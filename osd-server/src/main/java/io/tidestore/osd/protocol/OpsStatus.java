@@ -24,6 +24,8 @@ public final class OpsStatus {
       case IO_ERROR, CORRUPT -> Status.EIO;
       case CLOSED -> Status.ESHUTDOWN;
       case UNSUPPORTED -> Status.EOPNOTSUPP;
+      case TRY_AGAIN -> Status.EAGAIN;
+      case STALE_MAP -> Status.ESTALE;
     };
   }
 
@@ -42,6 +44,8 @@ public final class OpsStatus {
       case Status.EIO -> Code.IO_ERROR;
       case Status.ESHUTDOWN -> Code.CLOSED;
       case Status.EOPNOTSUPP -> Code.UNSUPPORTED;
+      case Status.EAGAIN -> Code.TRY_AGAIN;
+      case Status.ESTALE -> Code.STALE_MAP;
       default -> null;
     };
   }

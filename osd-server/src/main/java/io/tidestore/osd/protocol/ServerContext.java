@@ -8,8 +8,11 @@ import io.tidestore.osd.security.ServerSecurity;
 interface ServerContext {
   ShardMap shardMap();
 
-  /** The object operations, or null when the OSD serves no store. */
+  /** The object operations, or null when the OSD serves no store (or serves a cluster). */
   ObjectOps ops();
+
+  /** What protocol v2 serves: null for a standalone daemon, or a cluster OSD not yet registered. */
+  io.tidestore.osd.ops.ClusterOps clusterOps();
 
   /** The reactor index of {@code loop}, or {@link FrameDescriptor#ANY_REACTOR}. */
   int reactorOf(EventLoop loop);

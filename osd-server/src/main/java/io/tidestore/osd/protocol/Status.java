@@ -24,6 +24,12 @@ public final class Status {
   public static final int EOPNOTSUPP = 95;
   public static final int ESHUTDOWN = 108;
 
+  /**
+   * Protocol v2: the request's map epoch is older than the OSD's (the body's epoch): fetch the map
+   * and resend to whoever it names.
+   */
+  public static final int ESTALE = 116;
+
   private Status() {}
 
   /** A short name for logs and exception messages. */
@@ -47,6 +53,7 @@ public final class Status {
       case EMSGSIZE -> "EMSGSIZE";
       case EOPNOTSUPP -> "EOPNOTSUPP";
       case ESHUTDOWN -> "ESHUTDOWN";
+      case ESTALE -> "ESTALE";
       default -> "status " + status;
     };
   }

@@ -8,6 +8,7 @@ import io.tidestore.osd.reactor.Reactors;
 import io.tidestore.osd.shard.ShardAssignment;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.ObjectStore;
+import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.io.IoQueueConfig;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -163,6 +164,35 @@ public final class MountedShards implements AutoCloseable {
 
   public StoreAdmin admin() {
     return admin;
+  }
+
+  /**
+   * Runs work on the shards' owners (a cluster OSD's PGs). Only for the reactor engine: in the
+   * classic engine a shard is used under its lock by whichever worker holds it.
+   */
+  public ShardTasks tasks() {
+    return new ShardTasks() {
+      @Override
+      public int shardCount() {
+        return byShard.length;
+      }
+
+      @Override
+      public boolean run(int shard, java.util.function.Consumer<ShardStore> task) {
+        ShardOwner owner = byShard[shard];
+        try {
+          owner.executor().execute(() -> task.accept(owner.shard(shard)));
+          return true;
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+          return false;
+        }
+      }
+
+      @Override
+      public java.util.concurrent.Executor executor(int shard) {
+        return byShard[shard].executor();
+      }
+    };
   }
 
   /** Element s: the reactor owning shard s. A copy. */

@@ -131,6 +131,29 @@ class PgLogStoreTest {
     assertNull(loaded.stageTrim(t, new Eversion(1, 7), 10), "nothing left to trim");
   }
 
+  @Test
+  void theLogKeepsItsNewestEntriesAsNewOnesCome() throws IOException {
+    PgLog log = PgLog.empty(PG);
+    Transaction t = new Transaction();
+    int ops = PgLog.KEEP + 200;
+    for (int i = 0; i < ops; i++) {
+      PgLogEntry e = write(log, t, "o" + (i % 7), 1);
+      Eversion newTail = log.stageRollingTrim(t, e.version());
+      h.call((StoreCompletion<Void> c) -> h.shard.submit(t, c));
+      log.committed(e);
+      if (newTail != null) {
+        log.trimmed(newTail);
+      }
+    }
+    // 16 per op once past KEEP: the log is back to KEEP entries long before 200 more ops.
+    assertEquals(PgLog.KEEP, log.size());
+    assertEquals(new Eversion(1, ops - PgLog.KEEP), log.tail());
+    h.crashAndRemount();
+    PgLog loaded = reload();
+    assertEquals(log.tail(), loaded.tail());
+    assertEquals(log.entries(), loaded.entries());
+  }
+
   /**
    * Operations in flight when the power goes: after the remount the log is a prefix of what was
    * staged that holds every acknowledged entry, and each object holds the data and version of its

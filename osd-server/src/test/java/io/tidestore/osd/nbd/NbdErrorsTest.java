@@ -14,17 +14,19 @@ class NbdErrorsTest {
    */
   private static final Map<Code, Integer> ERRNO =
       new EnumMap<>(
-          Map.of(
-              Code.NOT_FOUND, Nbd.EIO,
-              Code.NO_ATTRIBUTE, Nbd.EIO,
-              Code.NO_SPACE, Nbd.ENOSPC,
-              Code.NO_MEMORY, Nbd.ENOMEM,
-              Code.INVALID, Nbd.EINVAL,
-              Code.READ_ONLY, Nbd.EIO,
-              Code.IO_ERROR, Nbd.EIO,
-              Code.CORRUPT, Nbd.EIO,
-              Code.CLOSED, Nbd.ESHUTDOWN,
-              Code.UNSUPPORTED, Nbd.ENOTSUP));
+          Map.ofEntries(
+              Map.entry(Code.NOT_FOUND, Nbd.EIO),
+              Map.entry(Code.NO_ATTRIBUTE, Nbd.EIO),
+              Map.entry(Code.NO_SPACE, Nbd.ENOSPC),
+              Map.entry(Code.NO_MEMORY, Nbd.ENOMEM),
+              Map.entry(Code.INVALID, Nbd.EINVAL),
+              Map.entry(Code.READ_ONLY, Nbd.EIO),
+              Map.entry(Code.IO_ERROR, Nbd.EIO),
+              Map.entry(Code.CORRUPT, Nbd.EIO),
+              Map.entry(Code.CLOSED, Nbd.ESHUTDOWN),
+              Map.entry(Code.UNSUPPORTED, Nbd.ENOTSUP),
+              Map.entry(Code.TRY_AGAIN, Nbd.EIO),
+              Map.entry(Code.STALE_MAP, Nbd.EIO)));
 
   @Test
   void everyOpFailureHasItsDocumentedErrno() {

@@ -80,6 +80,11 @@ final class ProtocolTestSupport {
     }
 
     @Override
+    public io.tidestore.osd.ops.ClusterOps clusterOps() {
+      return null;
+    }
+
+    @Override
     public int reactorOf(EventLoop loop) {
       return 0;
     }

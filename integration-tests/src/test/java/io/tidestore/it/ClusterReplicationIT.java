@@ -1,0 +1,177 @@
+package io.tidestore.it;
+
+import static io.tidestore.it.ClusterProcesses.awaitMonReady;
+import static io.tidestore.it.ClusterProcesses.awaitRegistered;
+import static io.tidestore.it.ClusterProcesses.awaitStatus;
+import static io.tidestore.it.ClusterProcesses.startMon;
+import static io.tidestore.it.ClusterProcesses.startOsd;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.tidestore.client.ClusterClient;
+import io.tidestore.cluster.map.PoolInfo;
+import io.tidestore.cluster.placement.PgMapping;
+import io.tidestore.cluster.placement.Placement;
+import io.tidestore.cluster.wire.LinkSecurity;
+import io.tidestore.osd.ops.ObjectOpsException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Primary-copy replication between real processes (one monitor, three OSDs, pool rbd of size 3 and
+ * min_size 2): every acknowledged write reads back through whichever OSD is primary after its
+ * primary was killed with SIGKILL (so the replicas had it), writes keep being acknowledged with two
+ * of three members, and none is with one.
+ */
+class ClusterReplicationIT {
+  private static final Duration MARK_DOWN = Duration.ofSeconds(30);
+
+  @TempDir Path dir;
+
+  @Test
+  void acknowledgedWritesSurviveTheirPrimaryAndNothingIsAckedBelowMinSize() throws Exception {
+    int port = ClusterProcesses.freePortPair();
+    String monitors = "127.0.0.1:" + port;
+    List<OsdProcess> osds = new ArrayList<>();
+    Map<Integer, OsdProcess> byId = new HashMap<>();
+    try (OsdProcess mon =
+        startMon(
+            "a",
+            dir.resolve("mon.a"),
+            port,
+            null,
+            "--osd-heartbeat-grace",
+            "2s",
+            "--failure-domain",
+            "osd")) {
+      awaitMonReady(mon);
+      for (int i = 0; i < 3; i++) {
+        OsdProcess osd = startOsd(dir.resolve("osd." + i), monitors);
+        osds.add(osd);
+        byId.put(awaitRegistered(osd), osd);
+      }
+      awaitStatus(monitors, MARK_DOWN, s -> s.path("osdmap").path("num_up_osds").asInt() == 3);
+      try (ClusterClient client =
+          ClusterClient.connect(
+              List.of(new InetSocketAddress("127.0.0.1", port)),
+              LinkSecurity.PLAINTEXT,
+              null,
+              Duration.ofSeconds(20))) {
+        Random r = new Random(7);
+        Map<String, byte[]> written = new LinkedHashMap<>();
+        writeAll(client, r, written, "a", 40);
+        verify(client, written);
+        client
+            .setXattr("rbd", "a-0", "owner", Unpooled.wrappedBuffer(new byte[] {9}))
+            .get(60, TimeUnit.SECONDS);
+        assertArrayEquals(
+            new byte[] {9},
+            bytes(client.getXattr("rbd", "a-0", "owner").get(60, TimeUnit.SECONDS)));
+        client.remove("rbd", "a-1").get(60, TimeUnit.SECONDS);
+        written.remove("a-1");
+        assertEquals(
+            ObjectOpsException.Code.NOT_FOUND,
+            ((ObjectOpsException) failure(client.stat("rbd", "a-1"))).code());
+
+        // Kill the primary of a-0: its replicas must serve everything it acknowledged.
+        PoolInfo rbd = client.map().pool("rbd").orElseThrow();
+        PgMapping a0 = Placement.of(client.map()).object(rbd, "a-0");
+        byId.get(a0.actingPrimary()).kill9();
+        awaitStatus(monitors, MARK_DOWN, s -> s.path("osdmap").path("num_up_osds").asInt() == 2);
+        verify(client, written);
+        assertArrayEquals(
+            new byte[] {9},
+            bytes(client.getXattr("rbd", "a-0", "owner").get(60, TimeUnit.SECONDS)));
+
+        // Two of three members: writes are still acknowledged.
+        writeAll(client, r, written, "b", 20);
+        verify(client, written);
+      }
+
+      // One member left, below min_size 2: a write is never acknowledged.
+      int survivor = -1;
+      for (var e : byId.entrySet()) {
+        if (e.getValue().isAlive()) {
+          survivor = survivor < 0 ? e.getKey() : survivor;
+        }
+      }
+      byId.get(survivor).kill9();
+      awaitStatus(monitors, MARK_DOWN, s -> s.path("osdmap").path("num_up_osds").asInt() == 1);
+      try (ClusterClient client =
+          ClusterClient.connect(
+              List.of(new InetSocketAddress("127.0.0.1", port)),
+              LinkSecurity.PLAINTEXT,
+              null,
+              Duration.ofSeconds(3))) {
+        Throwable refused =
+            failure(client.write("rbd", "c-0", 0, Unpooled.wrappedBuffer(new byte[4096])));
+        assertTrue(
+            refused instanceof ObjectOpsException x
+                && x.code() == ObjectOpsException.Code.TRY_AGAIN,
+            String.valueOf(refused));
+      }
+    } finally {
+      for (OsdProcess osd : osds) {
+        osd.close();
+      }
+    }
+  }
+
+  private static void writeAll(
+      ClusterClient client, Random r, Map<String, byte[]> written, String prefix, int count)
+      throws Exception {
+    List<CompletableFuture<Void>> acks = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      byte[] data = new byte[4096 * (1 + r.nextInt(16))];
+      r.nextBytes(data);
+      String name = prefix + "-" + i;
+      written.put(name, data);
+      acks.add(client.write("rbd", name, 0, Unpooled.wrappedBuffer(data)));
+    }
+    for (CompletableFuture<Void> ack : acks) {
+      ack.get(60, TimeUnit.SECONDS);
+    }
+  }
+
+  private static void verify(ClusterClient client, Map<String, byte[]> written) throws Exception {
+    for (var e : written.entrySet()) {
+      ByteBuf data = client.read("rbd", e.getKey(), 0, 1 << 20).get(60, TimeUnit.SECONDS);
+      assertArrayEquals(e.getValue(), bytes(data), e.getKey());
+    }
+  }
+
+  private static byte[] bytes(ByteBuf b) {
+    try {
+      return ByteBufUtil.getBytes(b);
+    } finally {
+      b.release();
+    }
+  }
+
+  private static Throwable failure(CompletableFuture<?> f) throws InterruptedException {
+    try {
+      f.get(60, TimeUnit.SECONDS);
+      throw new AssertionError("succeeded");
+    } catch (ExecutionException e) {
+      return e.getCause();
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("no answer in 60 s");
+    }
+  }
+}

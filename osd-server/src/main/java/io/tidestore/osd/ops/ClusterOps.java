@@ -1,0 +1,36 @@
+package io.tidestore.osd.ops;
+
+import io.netty.buffer.ByteBuf;
+import io.tidestore.cluster.pg.PgPeerInfo;
+import io.tidestore.cluster.placement.PgId;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * What a cluster OSD serves over object protocol v2: clients' ops, which it takes as the primary of
+ * the object's PG, and the replication and peering requests of the other OSDs. Failures are {@link
+ * ObjectOpsException}s, with {@code STALE_MAP} when the sender's map is older than this OSD's and
+ * {@code TRY_AGAIN} when the PG cannot take the op now. Callable from any thread; stages complete
+ * on any thread. Buffers passed in belong to the callee.
+ */
+public interface ClusterOps {
+  /** This OSD's map epoch, which every v2 reply carries. */
+  long epoch();
+
+  /** The name of pool {@code pool} in this OSD's map (for the client's caps), or null. */
+  String poolName(int pool);
+
+  /** Applies a client's change on every member of the PG's acting set; completes once durable. */
+  CompletionStage<Void> mutate(ClientRequest request, Mutation mutation);
+
+  CompletionStage<ByteBuf> read(ClientRequest request, long offset, int length);
+
+  CompletionStage<ObjectInfo> stat(ClientRequest request);
+
+  CompletionStage<ByteBuf> getXattr(ClientRequest request, String key);
+
+  /** Applies a primary's op as a replica; completes once durable. */
+  CompletionStage<Void> replicate(RepOp op);
+
+  /** This OSD's copy of {@code pg}: what the primary peers with. */
+  CompletionStage<PgPeerInfo> pgQuery(long epoch, PgId pg);
+}

@@ -1,0 +1,41 @@
+package io.tidestore.osd.pg;
+
+import io.tidestore.cluster.map.ClusterMap;
+import io.tidestore.cluster.map.PoolInfo;
+import io.tidestore.cluster.placement.ObjectHash;
+import io.tidestore.cluster.placement.PgId;
+import io.tidestore.cluster.placement.PgMapping;
+import io.tidestore.cluster.placement.Placement;
+
+/** One map and its placement, computed once per epoch and shared by every shard. Immutable. */
+record MapView(ClusterMap map, Placement placement) {
+  static MapView of(ClusterMap map) {
+    return new MapView(map, Placement.of(map));
+  }
+
+  long epoch() {
+    return map.epoch();
+  }
+
+  /**
+   * The PG of object {@code name} of pool {@code pool}, or null when the pool is not in the map.
+   */
+  PgId pgOf(int pool, String name) {
+    PoolInfo info = map.pools().get(pool);
+    return info == null ? null : ObjectHash.pg(info, name);
+  }
+
+  /** Where {@code pg} lives, or null when its pool is gone. */
+  PgMapping mapping(PgId pg) {
+    PoolInfo info = map.pools().get(pg.pool());
+    return info == null || Integer.compareUnsigned(pg.seed(), info.pgNum()) >= 0
+        ? null
+        : placement.pg(pg);
+  }
+
+  /** The object protocol address of OSD {@code osd}, or null. */
+  String address(int osd) {
+    var info = map.osds().get(osd);
+    return info == null ? null : info.address();
+  }
+}

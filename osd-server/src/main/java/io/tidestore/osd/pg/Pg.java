@@ -1,0 +1,164 @@
+package io.tidestore.osd.pg;
+
+import io.tidestore.cluster.map.ClusterMap;
+import io.tidestore.cluster.map.OsdInfo;
+import io.tidestore.cluster.map.PoolInfo;
+import io.tidestore.cluster.pg.Eversion;
+import io.tidestore.cluster.pg.PgLog;
+import io.tidestore.cluster.pg.PgLogEntry;
+import io.tidestore.cluster.placement.PgId;
+import io.tidestore.cluster.placement.PgMapping;
+import io.tidestore.osd.ops.ObjectOpsException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * One PG on this OSD: its log, its current interval (acting set and primary, with each member's
+ * incarnation, from this OSD's map), its state, and what a primary tracks of the ops in flight and
+ * of the requests it already applied. Owned by the thread of the PG's shard.
+ */
+final class Pg {
+  /** Where a PG stands on this OSD. */
+  enum State {
+    /** This OSD is not its primary: it only applies the primary's ops. */
+    REPLICA,
+    /** The primary asks the acting set for their logs' heads. */
+    PEERING,
+    /** Every member has the same log: the primary takes ops. */
+    ACTIVE,
+    /** Fewer members than min_size: nothing is acknowledged until there are enough again. */
+    UNDERSIZED,
+    /** The members' logs differ: they wait for recovery, which the next stop brings. */
+    NEEDS_RECOVERY,
+    /** No member is up, or the pool is gone. */
+    DOWN
+  }
+
+  /** A client's request, as the log remembers it for resends. */
+  record RequestId(long client, long tid) {}
+
+  final PgId id;
+  final PgLog log;
+  State state = State.DOWN;
+  List<Integer> acting = List.of();
+  int primary = -1;
+  int minSize;
+
+  /** The epoch this interval started in (as this OSD saw it) and what identifies it. */
+  long intervalStart;
+
+  private String intervalKey = "";
+
+  /** Counts peering rounds, so that the answers of an abandoned round are ignored. */
+  long peeringRound;
+
+  /** Requests in the log, for resends: applied once, acknowledged again. */
+  final HashMap<RequestId, Eversion> applied = new HashMap<>();
+
+  /** The newest version of each object in the log or staged (a new entry's prior version). */
+  final HashMap<String, Eversion> objectVersions = new HashMap<>();
+
+  /** The newest entry a replica staged (it may not be durable yet), or null. */
+  Eversion lastStaged;
+
+  /** The primary's ops in flight, by version. */
+  final TreeMap<Eversion, InFlightOp> inFlight = new TreeMap<>();
+
+  Pg(PgId id, PgLog log) {
+    this.id = id;
+    this.log = log;
+    for (PgLogEntry e : log.entries().values()) {
+      remember(e);
+    }
+  }
+
+  /** Notes an entry this PG staged or took from the log. */
+  void remember(PgLogEntry e) {
+    applied.put(new RequestId(e.client(), e.tid()), e.version());
+    objectVersions.put(e.object(), e.version());
+  }
+
+  /** A trim to {@code newTail} committed: the log, and what this PG remembers of it, forget it. */
+  void trimmed(Eversion newTail) {
+    for (PgLogEntry e : log.trimmed(newTail)) {
+      applied.remove(new RequestId(e.client(), e.tid()), e.version());
+      objectVersions.remove(e.object(), e.version());
+    }
+  }
+
+  /**
+   * Moves to {@code map}'s view of this PG; returns true when that starts a new interval (another
+   * acting set or primary, or a member that restarted since), which the caller answers by peering
+   * (as primary) or by waiting for the new primary.
+   */
+  boolean advance(ClusterMap map, PgMapping mapping, int self) {
+    PoolInfo pool = map.pools().get(id.pool());
+    List<Integer> newActing = mapping == null ? List.of() : mapping.acting();
+    int newPrimary = mapping == null ? -1 : mapping.actingPrimary();
+    StringBuilder key = new StringBuilder().append(newPrimary).append(':');
+    for (int osd : newActing) {
+      OsdInfo info = map.osds().get(osd);
+      key.append(osd).append('@').append(info == null ? 0 : info.upFrom()).append(',');
+    }
+    minSize = pool == null ? Integer.MAX_VALUE : pool.minSize();
+    if (key.toString().equals(intervalKey)) {
+      return false;
+    }
+    intervalKey = key.toString();
+    intervalStart = map.epoch();
+    acting = List.copyOf(newActing);
+    primary = newPrimary;
+    peeringRound++;
+    if (pool == null || newPrimary < 0) {
+      state = State.DOWN;
+    } else if (newPrimary != self) {
+      state = State.REPLICA;
+    } else {
+      state = State.PEERING;
+    }
+    return true;
+  }
+
+  /**
+   * STALE_MAP for a request sent on map {@code epoch}, before this interval began; {@code extra}
+   * ends the message.
+   */
+  ObjectOpsException staleFor(long epoch, String sender, String extra) {
+    return new ObjectOpsException(
+        ObjectOpsException.Code.STALE_MAP,
+        "pg "
+            + id
+            + " changed in epoch "
+            + intervalStart
+            + ", after the "
+            + sender
+            + "'s "
+            + epoch
+            + extra);
+  }
+
+  /** The other members of the acting set. */
+  List<Integer> replicas(int self) {
+    List<Integer> others = new ArrayList<>(acting.size());
+    for (int osd : acting) {
+      if (osd != self) {
+        others.add(osd);
+      }
+    }
+    return others;
+  }
+
+  /** The state name as `status` prints it (Ceph's words where they fit). */
+  String stateName() {
+    return switch (state) {
+      case REPLICA -> "replica";
+      case PEERING -> "peering";
+      case ACTIVE -> acting.size() < minSize ? "undersized" : "active";
+      case UNDERSIZED -> "undersized+peered";
+      case NEEDS_RECOVERY -> "recovery_wait";
+      case DOWN -> "down";
+    };
+  }
+}

@@ -1,0 +1,22 @@
+package io.tidestore.osd.pg;
+
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.LongConsumer;
+import java.util.function.Supplier;
+
+/**
+ * What every shard's PGs share: this OSD's id, the newest map, the links to the other OSDs, a timer
+ * for retries, and a way to ask for a newer map than the one held.
+ *
+ * @param self this OSD's id
+ * @param map the newest map this OSD has
+ * @param peers the links to the other OSDs
+ * @param timer for retries (its tasks hop to the shard's thread themselves)
+ * @param newerMap asked when a message names an epoch newer than this OSD's map
+ */
+record PgServices(
+    int self,
+    Supplier<MapView> map,
+    PeerLinks peers,
+    ScheduledExecutorService timer,
+    LongConsumer newerMap) {}

@@ -1,0 +1,111 @@
+package io.tidestore.osd.pg;
+
+import io.tidestore.cluster.pg.Eversion;
+import io.tidestore.cluster.pg.PgLogEntry;
+import io.tidestore.cluster.pg.PgMeta;
+import io.tidestore.cluster.pg.PgPeerInfo;
+import io.tidestore.osd.ops.ObjectOpsException;
+import io.tidestore.osd.ops.ObjectOpsException.Code;
+import io.tidestore.osd.ops.RepOp;
+import io.tidestore.store.api.Transaction;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A replica's side of its PGs: a primary's op is applied in one transaction with its log entry, in
+ * version order (an entry it already has is answered again, a gap is refused: this copy needs
+ * recovery); a peering query is answered once the ops applied before it are durable, so the head it
+ * reports is what the primary sent. Runs on the PG's shard thread.
+ */
+final class Replica {
+  private final ShardPgs shard;
+
+  /** Replicated ops staged and not yet durable, per PG, and the queries waiting for them. */
+  private final Map<Pg, Integer> applying = new HashMap<>();
+
+  private final Map<Pg, List<Runnable>> waitingQueries = new HashMap<>();
+
+  Replica(ShardPgs shard) {
+    this.shard = shard;
+  }
+
+  void replicate(Pg pg, RepOp rep, CompletableFuture<Void> done) {
+    PgLogEntry entry = rep.entry();
+    if (rep.epoch() < pg.intervalStart) {
+      rep.mutation().release();
+      done.completeExceptionally(pg.staleFor(rep.epoch(), "sender", ""));
+      return;
+    }
+    if (rep.epoch() > shard.services.map().get().epoch()) {
+      shard.services.newerMap().accept(rep.epoch());
+    }
+    Eversion head = pg.log.head();
+    Eversion staged = lastStaged(pg, head);
+    if (!entry.version().after(staged)) {
+      rep.mutation().release();
+      done.complete(null); // sent again after a broken link: it is here already
+      return;
+    }
+    if (entry.version().version() != staged.version() + 1) {
+      rep.mutation().release();
+      done.completeExceptionally(
+          new ObjectOpsException(
+              Code.TRY_AGAIN,
+              "pg "
+                  + pg.id
+                  + " on osd."
+                  + shard.self()
+                  + " has "
+                  + staged
+                  + ", not the entry before "
+                  + entry.version()
+                  + ": it needs recovery"));
+      return;
+    }
+    Transaction t = new Transaction();
+    Transactions.add(t, PgMeta.objectKey(pg.id.pool(), entry.object()), rep.mutation());
+    rep.mutation().release();
+    pg.log.stage(t, entry);
+    Eversion trimmedTo = pg.log.stageRollingTrim(t, entry.version());
+    pg.remember(entry);
+    pg.lastStaged = entry.version();
+    applying.merge(pg, 1, Integer::sum);
+    shard.store.submit(
+        t,
+        (v, failure) -> {
+          if (failure == null) {
+            pg.log.committed(entry);
+            if (trimmedTo != null) {
+              pg.trimmed(trimmedTo);
+            }
+            done.complete(null);
+          } else {
+            done.completeExceptionally(ObjectOpsException.from(failure));
+          }
+          if (applying.merge(pg, -1, Integer::sum) == 0) {
+            applying.remove(pg);
+            List<Runnable> queries = waitingQueries.remove(pg);
+            if (queries != null) {
+              queries.forEach(Runnable::run);
+            }
+          }
+        });
+  }
+
+  private static Eversion lastStaged(Pg pg, Eversion head) {
+    return pg.lastStaged != null && pg.lastStaged.after(head) ? pg.lastStaged : head;
+  }
+
+  /** Answers a primary's peering query, after the ops it sent before it are durable. */
+  void query(Pg pg, CompletableFuture<PgPeerInfo> done) {
+    Runnable answer = () -> done.complete(new PgPeerInfo(pg.log.head(), pg.log.tail()));
+    if (applying.containsKey(pg)) {
+      waitingQueries.computeIfAbsent(pg, p -> new ArrayList<>()).add(answer);
+    } else {
+      answer.run();
+    }
+  }
+}

@@ -1,0 +1,127 @@
+package io.tidestore.osd.pg;
+
+import io.tidestore.cluster.pg.PgLog;
+import io.tidestore.cluster.pg.PgMeta;
+import io.tidestore.cluster.placement.PgId;
+import io.tidestore.osd.ops.ObjectOpsException;
+import io.tidestore.store.api.ShardStore;
+import io.tidestore.store.api.StoreException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.concurrent.Executor;
+import java.util.logging.Logger;
+
+/**
+ * The PGs of one shard (a cluster OSD keeps each PG's objects and log in one shard, {@link
+ * PgMeta#shardOf}): loaded from the store on first use, moved to every new map, each peering,
+ * serving as primary or applying as replica. Everything here runs on the shard's owner thread.
+ */
+final class ShardPgs {
+  private static final Logger LOG = Logger.getLogger(ShardPgs.class.getName());
+
+  final int shard;
+  final ShardStore store;
+  final Executor executor;
+  final PgServices services;
+  final Primary primary;
+  final Replica replica;
+  final Peering peering;
+  private final Map<PgId, Pg> pgs = new HashMap<>();
+  private long mapEpoch;
+
+  ShardPgs(int shard, ShardStore store, Executor executor, PgServices services) {
+    this.shard = shard;
+    this.store = store;
+    this.executor = executor;
+    this.services = services;
+    this.primary = new Primary(this);
+    this.replica = new Replica(this);
+    this.peering = new Peering(this);
+  }
+
+  int self() {
+    return services.self();
+  }
+
+  /** The PG {@code id}, loaded from the store if new here, at this OSD's newest map. */
+  Pg pg(PgId id) {
+    advanceAll();
+    Pg pg = pgs.get(id);
+    if (pg == null) {
+      pg = new Pg(id, load(id));
+      pgs.put(id, pg);
+      advance(pg, services.map().get());
+    }
+    return pg;
+  }
+
+  private PgLog load(PgId id) {
+    Loaded loaded = new Loaded();
+    store.getXattrs(
+        PgMeta.metaKey(id),
+        "",
+        (value, f) -> {
+          loaded.attrs = value;
+          loaded.failure = f;
+          loaded.done = true;
+        });
+    if (!loaded.done) {
+      throw new IllegalStateException("getXattrs did not complete inside the call");
+    }
+    if (loaded.failure != null) {
+      if (loaded.failure.code() == StoreException.Code.NOT_FOUND) {
+        return PgLog.empty(id);
+      }
+      throw ObjectOpsException.from(loaded.failure);
+    }
+    return PgLog.load(id, loaded.attrs);
+  }
+
+  /** What {@code getXattrs} completed with (it completes inside the call). */
+  private static final class Loaded {
+    SortedMap<String, byte[]> attrs;
+    StoreException failure;
+    boolean done;
+  }
+
+  /** A new map: every loaded PG moves to it. */
+  void advanceAll() {
+    MapView view = services.map().get();
+    if (view.epoch() == mapEpoch) {
+      return;
+    }
+    mapEpoch = view.epoch();
+    for (Pg pg : pgs.values()) {
+      advance(pg, view);
+    }
+  }
+
+  private void advance(Pg pg, MapView view) {
+    if (!pg.advance(view.map(), view.mapping(pg.id), self())) {
+      return;
+    }
+    primary.intervalChanged(pg);
+    LOG.fine("pg " + pg.id + " interval from epoch " + pg.intervalStart + ": acting " + pg.acting);
+    if (pg.state == Pg.State.PEERING) {
+      peering.start(pg);
+    }
+  }
+
+  /** Runs {@code work} on this shard's thread after {@code millis} (retries and resends). */
+  @SuppressWarnings("FutureReturnValueIgnored") // nothing to cancel: work checks it is still due
+  void later(long millis, Runnable work) {
+    services
+        .timer()
+        .schedule(() -> executor.execute(work), millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /** PG states by name, for status and metrics. */
+  Map<String, Integer> states() {
+    Map<String, Integer> counts = new HashMap<>();
+    for (Pg pg : pgs.values()) {
+      counts.merge(pg.stateName(), 1, Integer::sum);
+    }
+    return counts;
+  }
+}

@@ -1,0 +1,130 @@
+package io.tidestore.osd.protocol;
+
+import io.netty.buffer.ByteBuf;
+import io.tidestore.osd.metrics.OpLatencies;
+import io.tidestore.osd.ops.ClientRequest;
+import io.tidestore.osd.ops.ClusterOps;
+import io.tidestore.osd.ops.Mutation;
+import io.tidestore.osd.ops.ObjectOpsException;
+import io.tidestore.osd.ops.RepOp;
+import java.util.logging.Logger;
+
+/**
+ * Serves one protocol v2 connection once HELLO chose version 2 ({@link ObjectProtocolHandler} hands
+ * the channel over): clients' object ops, which this OSD takes as the primary, and other OSDs'
+ * REP_OP and PG_QUERY, all through {@link ClusterOps}. Every reply body starts with this OSD's map
+ * epoch, so a sender on an older map learns that it is. Caps as in version 1, on the request's
+ * pool; OSD ops need {@code *}. Replies in completion order; backpressure as version 1. One per
+ * channel, on its event loop.
+ */
+final class ClusterProtocolHandler extends PipelinedOpHandler {
+  private static final Logger LOG = Logger.getLogger(ClusterProtocolHandler.class.getName());
+
+  private final ClusterOps ops;
+  private final OpAccess access;
+
+  ClusterProtocolHandler(
+      ClusterOps ops, ServerLimits limits, OpLatencies latencies, OpAccess access) {
+    super(LOG, limits, latencies);
+    this.ops = ops;
+    this.access = access;
+  }
+
+  @Override
+  boolean measuresRefusals() {
+    return false;
+  }
+
+  @Override
+  void dispatch(Frame frame) {
+    dispatch(frame.op(), frame.requestId(), frame.body());
+  }
+
+  private void dispatch(int op, long id, ByteBuf body) {
+    switch (op) {
+      case Op.HELLO -> throw new OpException(Status.EPROTO, "HELLO sent twice");
+      case Op.PING -> {
+        if (body.readableBytes() > FrameDescriptor.MAX_PING) {
+          throw new OpException(Status.EMSGSIZE, "ping payload above " + FrameDescriptor.MAX_PING);
+        }
+        ByteBuf reply = begin(op, id, body.readableBytes());
+        reply.writeBytes(body);
+        send(Wire.finish(reply, 0));
+      }
+      case Op.WRITE, Op.TRUNCATE, Op.REMOVE, Op.SET_XATTR, Op.RM_XATTR -> {
+        ClientRequest request = clientRequest(op, body);
+        Mutation mutation = V2.readMutation(op, body);
+        track(op, id, ops.mutate(request, mutation), this::replyEmpty);
+      }
+      case Op.READ -> {
+        ClientRequest request = clientRequest(op, body);
+        long offset = RequestBodies.offset(body, "offset");
+        int length = RequestBodies.length(body, FrameDescriptor.MAX_DATA, "read length");
+        RequestBodies.end(body, op);
+        RequestBodies.checkRange(offset, length);
+        track(op, id, ops.read(request, offset, length), this::replyData);
+      }
+      case Op.STAT -> {
+        ClientRequest request = clientRequest(op, body);
+        RequestBodies.end(body, op);
+        track(op, id, ops.stat(request), this::replyStat);
+      }
+      case Op.GET_XATTR -> {
+        ClientRequest request = clientRequest(op, body);
+        String key = RequestBodies.xattrKey(body);
+        RequestBodies.end(body, op);
+        track(op, id, ops.getXattr(request, key), this::replyData);
+      }
+      case V2.REP_OP -> {
+        access.checkPeer(op);
+        RepOp rep = V2.readRepOp(body);
+        track(op, id, ops.replicate(rep), this::replyEmpty);
+      }
+      case V2.PG_QUERY -> {
+        access.checkPeer(op);
+        long[] epoch = new long[1];
+        var pg = V2.readPgQuery(body, epoch);
+        track(
+            op,
+            id,
+            ops.pgQuery(epoch[0], pg),
+            (o, i, info) -> {
+              ByteBuf reply = begin(o, i, 2 * 12);
+              V2.writePeerInfo(reply, info);
+              send(Wire.finish(reply, 0));
+            });
+      }
+      default -> throw new OpException(Status.EOPNOTSUPP, "unknown " + Op.name(op));
+    }
+  }
+
+  private ClientRequest clientRequest(int op, ByteBuf body) {
+    ClientRequest request = V2.readClientRequest(body);
+    String pool = ops.poolName(request.pool());
+    if (pool == null) {
+      throw new ObjectOpsException(
+          ObjectOpsException.Code.STALE_MAP,
+          "no pool " + request.pool() + " in this OSD's map (epoch " + ops.epoch() + ")");
+    }
+    access.check(op, request.name(), pool);
+    return request;
+  }
+
+  /** A success reply with this OSD's epoch written first. */
+  @Override
+  ByteBuf begin(int op, long id, int bodyHint) {
+    ByteBuf reply = Replies.begin(ctx.alloc(), op, id, 4 + bodyHint);
+    reply.writeInt((int) ops.epoch());
+    return reply;
+  }
+
+  /** An error reply: this OSD's epoch, then the message. */
+  @Override
+  void replyError(int op, long id, int status, String message) {
+    String text = message.length() > 1024 ? message.substring(0, 1024) : message;
+    ByteBuf frame = Wire.begin(ctx.alloc(), op, 0, status, id, 6 + 3 * text.length());
+    frame.writeInt((int) ops.epoch());
+    Wire.writeString(frame, text);
+    send(Wire.finish(frame, 0));
+  }
+}

@@ -1,0 +1,208 @@
+package io.tidestore.osd.protocol;
+
+import io.netty.buffer.ByteBuf;
+import io.tidestore.cluster.pg.Eversion;
+import io.tidestore.cluster.pg.PgLogEntry;
+import io.tidestore.cluster.pg.PgPeerInfo;
+import io.tidestore.cluster.placement.PgId;
+import io.tidestore.osd.ops.ClientRequest;
+import io.tidestore.osd.ops.Mutation;
+import io.tidestore.osd.ops.RepOp;
+import java.nio.ByteBuffer;
+
+/**
+ * Object protocol version 2, the cluster's (docs/protocol.md, "Version 2"): the frames of version
+ * 1, each request body prefixed by {@code epoch u32, pool u32, client u64, tid u64} and each reply
+ * body by the replier's {@code epoch u32}; and the OSDs' own ops, {@link #REP_OP} and {@link
+ * #PG_QUERY}. Readers throw {@link OpException} (EBADMSG and friends) on malformed input.
+ * Stateless.
+ */
+public final class V2 {
+  public static final int VERSION = 2;
+
+  /** A primary's replicated op to a replica. */
+  public static final int REP_OP = 0x30;
+
+  /** A primary's query of a PG's log head and tail on a member. */
+  public static final int PG_QUERY = 0x31;
+
+  /** Bytes of the request prefix. */
+  public static final int PREFIX = 24;
+
+  private V2() {}
+
+  /** The request prefix; the caller writes the op's own fields after it. */
+  public static void writePrefix(ByteBuf out, long epoch, int pool, long client, long tid) {
+    out.writeInt((int) epoch).writeInt(pool).writeLong(client).writeLong(tid);
+  }
+
+  /** A client op's prefix and object name. */
+  public static ClientRequest readClientRequest(ByteBuf body) {
+    Wire.need(body, PREFIX, "v2 request prefix");
+    long epoch = body.readUnsignedInt();
+    long pool = body.readUnsignedInt();
+    if (pool > Integer.MAX_VALUE) {
+      throw new OpException(Status.EINVAL, "pool id " + pool + " out of range");
+    }
+    long client = body.readLong();
+    long tid = body.readLong();
+    return new ClientRequest(epoch, (int) pool, RequestBodies.name(body), client, tid);
+  }
+
+  /**
+   * The fields of a mutation {@code op} (a v1 op code) after its object name; the data or value is
+   * a retained slice of {@code body}, which the mutation owns.
+   */
+  public static Mutation readMutation(int op, ByteBuf body) {
+    return switch (op) {
+      case Op.WRITE -> {
+        long offset = RequestBodies.offset(body, "offset");
+        int length = body.readableBytes();
+        if (length > FrameDescriptor.MAX_DATA) {
+          throw new OpException(Status.EMSGSIZE, "write of " + length + " bytes");
+        }
+        RequestBodies.checkRange(offset, length);
+        yield new Mutation.Write(offset, body.readRetainedSlice(length));
+      }
+      case Op.TRUNCATE -> {
+        long size = RequestBodies.offset(body, "size");
+        RequestBodies.end(body, op);
+        yield new Mutation.Truncate(size);
+      }
+      case Op.REMOVE -> {
+        RequestBodies.end(body, op);
+        yield new Mutation.Remove();
+      }
+      case Op.SET_XATTR -> {
+        String key = RequestBodies.xattrKey(body);
+        int length = body.readableBytes();
+        if (length > FrameDescriptor.MAX_XATTR_VALUE) {
+          throw new OpException(Status.EMSGSIZE, "xattr value of " + length + " bytes");
+        }
+        yield new Mutation.SetXattr(key, body.readRetainedSlice(length));
+      }
+      case Op.RM_XATTR -> {
+        String key = RequestBodies.xattrKey(body);
+        RequestBodies.end(body, op);
+        yield new Mutation.RemoveXattr(key);
+      }
+      default -> throw new OpException(Status.EOPNOTSUPP, Op.name(op) + " is no mutation");
+    };
+  }
+
+  /** The v1 op code of a mutation. */
+  public static int opOf(Mutation m) {
+    return switch (m) {
+      case Mutation.Write _ -> Op.WRITE;
+      case Mutation.Truncate _ -> Op.TRUNCATE;
+      case Mutation.Remove _ -> Op.REMOVE;
+      case Mutation.SetXattr _ -> Op.SET_XATTR;
+      case Mutation.RemoveXattr _ -> Op.RM_XATTR;
+    };
+  }
+
+  /**
+   * Writes a mutation's fields after the object name, except its data or value: that is the frame's
+   * trailing buffer ({@link #payload}).
+   */
+  public static void writeMutationFields(ByteBuf out, Mutation m) {
+    switch (m) {
+      case Mutation.Write w -> out.writeLong(w.offset());
+      case Mutation.Truncate t -> out.writeLong(t.size());
+      case Mutation.Remove _ -> {}
+      case Mutation.SetXattr x -> Wire.writeString(out, x.key());
+      case Mutation.RemoveXattr x -> Wire.writeString(out, x.key());
+    }
+  }
+
+  /** The data or value a mutation carries after its fields, or null. */
+  public static ByteBuf payload(Mutation m) {
+    return switch (m) {
+      case Mutation.Write w -> w.data();
+      case Mutation.SetXattr x -> x.value();
+      default -> null;
+    };
+  }
+
+  /**
+   * REP_OP body, after the prefix (epoch, pool, the entry's client and tid): {@code seed u32, entry
+   * length u16, entry, op u8, object name str16}, the mutation's fields, then its payload.
+   */
+  public static void writeRepOp(ByteBuf out, RepOp op) {
+    PgLogEntry e = op.entry();
+    writePrefix(out, op.epoch(), op.pg().pool(), e.client(), e.tid());
+    out.writeInt(op.pg().seed());
+    byte[] entry = e.encode();
+    out.writeShort(entry.length).writeBytes(entry);
+    out.writeByte(opOf(op.mutation()));
+    Wire.writeString(out, e.object());
+    writeMutationFields(out, op.mutation());
+  }
+
+  public static RepOp readRepOp(ByteBuf body) {
+    Wire.need(body, PREFIX + 6, "rep op header");
+    long epoch = body.readUnsignedInt();
+    int pool = body.readInt();
+    body.skipBytes(16); // client and tid: the entry carries them
+    int seed = body.readInt();
+    int length = body.readUnsignedShort();
+    Wire.need(body, length + 1, "rep op entry");
+    byte[] bytes = new byte[length];
+    body.readBytes(bytes);
+    PgLogEntry entry;
+    PgId pg;
+    try {
+      entry = PgLogEntry.decode(bytes);
+      pg = new PgId(pool, seed);
+    } catch (IllegalArgumentException ex) {
+      throw new OpException(Status.EBADMSG, "rep op: " + ex.getMessage());
+    }
+    int op = body.readUnsignedByte();
+    String name = RequestBodies.name(body);
+    if (!name.equals(entry.object())) {
+      throw new OpException(
+          Status.EBADMSG, "rep op for " + name + " carries the entry of " + entry.object());
+    }
+    return new RepOp(epoch, pg, entry, readMutation(op, body));
+  }
+
+  /** PG_QUERY body: the prefix (epoch, pool, 0, 0), then {@code seed u32}. */
+  public static void writePgQuery(ByteBuf out, long epoch, PgId pg) {
+    writePrefix(out, epoch, pg.pool(), 0, 0);
+    out.writeInt(pg.seed());
+  }
+
+  /** The PG a PG_QUERY names, and the asker's epoch in {@code epochOut[0]}. */
+  public static PgId readPgQuery(ByteBuf body, long[] epochOut) {
+    Wire.need(body, PREFIX + 4, "pg query");
+    epochOut[0] = body.readUnsignedInt();
+    long pool = body.readUnsignedInt();
+    body.skipBytes(16);
+    int seed = body.readInt();
+    RequestBodies.end(body, PG_QUERY);
+    if (pool > Integer.MAX_VALUE) {
+      throw new OpException(Status.EINVAL, "pool id " + pool + " out of range");
+    }
+    return new PgId((int) pool, seed);
+  }
+
+  /** PG_QUERY reply, after the epoch: head and tail eversions. */
+  public static void writePeerInfo(ByteBuf out, PgPeerInfo info) {
+    ByteBuffer b = ByteBuffer.allocate(2 * Eversion.BYTES);
+    info.head().writeTo(b);
+    info.tail().writeTo(b);
+    out.writeBytes(b.array());
+  }
+
+  public static PgPeerInfo readPeerInfo(ByteBuf body) {
+    Wire.need(body, 2 * Eversion.BYTES, "pg info");
+    byte[] bytes = new byte[2 * Eversion.BYTES];
+    body.readBytes(bytes);
+    ByteBuffer b = ByteBuffer.wrap(bytes);
+    try {
+      return new PgPeerInfo(Eversion.readFrom(b), Eversion.readFrom(b));
+    } catch (IllegalArgumentException e) {
+      throw new OpException(Status.EBADMSG, "pg info: " + e.getMessage());
+    }
+  }
+}

@@ -1,6 +1,7 @@
 package io.tidestore.store.checkpoint;
 
 import io.tidestore.store.api.ObjectKey;
+import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.index.ObjectIndex;
 import io.tidestore.store.record.Blocks;
@@ -150,7 +151,8 @@ public final class CheckpointCodec {
   /**
    * Verifies the body crc and loads every object into {@code index} (which must be empty). Only the
    * body's bytes are parsed, and all of them: each object once (by key and by id, ids from 1 and
-   * below the next id), names valid UTF-8, a size of at least 0 and no block entries past it.
+   * below the next id), names valid UTF-8, a size within the largest object ({@link
+   * ShardStore#MAX_OBJECT_BYTES}) and no block entries past it.
    *
    * @throws CorruptRecordException when the body crc fails or the body does not parse
    */
@@ -183,7 +185,18 @@ public final class CheckpointCodec {
         e.exists = true;
         e.size = bytes.get(Blocks.LONG, p);
         int slots = bytes.get(Blocks.INT, p + 8);
-        if (e.size < 0 || slots < 0 || slots > Blocks.count(e.size)) {
+        // Bounding the size bounds the slots, and so the block array loading them grows.
+        if (e.size < 0 || e.size > ShardStore.MAX_OBJECT_BYTES) {
+          throw new CorruptRecordException(
+              "checkpoint object "
+                  + id
+                  + " has size "
+                  + e.size
+                  + " outside [0, "
+                  + ShardStore.MAX_OBJECT_BYTES
+                  + "] (the largest object)");
+        }
+        if (slots < 0 || slots > Blocks.count(e.size)) {
           throw new CorruptRecordException("checkpoint object " + id + " has blocks past its size");
         }
         p += 12;

@@ -176,12 +176,23 @@ public final class FileChannelQueue extends AbstractIoQueue<FileChannelFile> {
   @Override
   public int poll() {
     checkOwner();
+    return deliverDone(null);
+  }
+
+  /**
+   * Delivers {@code first} (when not null) and every other finished operation. A completion that
+   * throws does not leave the rest waiting in {@link #done}: the workers' wake-ups for them were
+   * spent already, so nothing might poll again. The first throwable, with later ones suppressed in
+   * it, is rethrown once all were delivered (see {@link CompletionFailures}).
+   */
+  private int deliverDone(FallbackOp first) {
     int delivered = 0;
-    FallbackOp op;
-    while ((op = done.poll()) != null) {
-      deliver(op);
+    Throwable failure = null;
+    for (FallbackOp op = first != null ? first : done.poll(); op != null; op = done.poll()) {
+      failure = deliver(op, failure);
       delivered++;
     }
+    CompletionFailures.rethrow(failure);
     return delivered;
   }
 
@@ -197,13 +208,25 @@ public final class FileChannelQueue extends AbstractIoQueue<FileChannelFile> {
     try {
       FallbackOp op = done.poll(Math.max(0, timeoutNanos), TimeUnit.NANOSECONDS);
       if (op != null) {
-        deliver(op);
-        delivered = 1 + poll();
+        delivered = deliverDone(op);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
     return delivered;
+  }
+
+  /**
+   * Delivers {@code op}; returns the batch's {@code failure} so far with what its completion threw
+   * added (see {@link CompletionFailures}).
+   */
+  private Throwable deliver(FallbackOp op, Throwable failure) {
+    try {
+      deliver(op);
+      return failure;
+    } catch (Throwable thrown) {
+      return CompletionFailures.add(failure, thrown);
+    }
   }
 
   private void deliver(FallbackOp op) {
@@ -240,13 +263,16 @@ public final class FileChannelQueue extends AbstractIoQueue<FileChannelFile> {
       return;
     }
     markClosing();
+    // A completion that throws must not leave the others undelivered nor the queue open: its
+    // throwable comes out once the queue is closed.
+    Throwable failure = null;
     // Never handed to a worker: fail them, nothing touched their buffers.
     for (int i = 0; i < preparedCount; i++) {
       FallbackOp op = prepared[i];
       prepared[i] = null;
       op.result = -Errno.ECANCELED;
       op.detail = "queue closed before the operation was submitted";
-      deliver(op);
+      failure = deliver(op, failure);
     }
     preparedCount = 0;
     // Handed to workers: they are inside blocking calls on the caller's buffers; wait for them.
@@ -262,13 +288,14 @@ public final class FileChannelQueue extends AbstractIoQueue<FileChannelFile> {
             config.closeTimeout());
         break;
       }
+      FallbackOp op = null;
       try {
-        FallbackOp op = done.poll(left, TimeUnit.NANOSECONDS);
-        if (op != null) {
-          deliver(op);
-        }
+        op = done.poll(left, TimeUnit.NANOSECONDS);
       } catch (InterruptedException e) {
         interrupted = true;
+      }
+      if (op != null) {
+        failure = deliver(op, failure);
       }
     }
     markClosed();
@@ -283,5 +310,6 @@ public final class FileChannelQueue extends AbstractIoQueue<FileChannelFile> {
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
+    CompletionFailures.rethrow(failure);
   }
 }

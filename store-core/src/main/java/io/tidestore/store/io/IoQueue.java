@@ -26,7 +26,9 @@ import java.nio.file.Path;
  *   <li>{@link #poll()} or {@link #await(long)} delivers completions, on the owner thread, to each
  *       operation's {@link IoCompletion}. Every prepared operation completes exactly once,
  *       successfully or with an {@link IoOpException}; {@link #close()} completes those still in
- *       flight rather than leaving callers hanging (see there).
+ *       flight rather than leaving callers hanging (see there). A completion that throws (a bug in
+ *       the caller) does not keep the others ready with it from being delivered: the call delivers
+ *       them all, then rethrows the first throwable, any later ones suppressed in it.
  * </ol>
  *
  * <h2>Buffers</h2>

@@ -10,7 +10,8 @@
  * io.tidestore.store.io.DirectIo}, {@link io.tidestore.store.io.AlignedBufferPool}); what every
  * backend shares ({@link io.tidestore.store.io.AbstractIoQueue}, {@link
  * io.tidestore.store.io.AbstractIoFile}: the owner thread, the life cycle, the per-operation
- * checks, the in-flight counts); and the FileChannel backend ({@link
+ * checks, the in-flight counts; {@link io.tidestore.store.io.CompletionFailures}: a batch of
+ * completions delivered whole though one throws); and the FileChannel backend ({@link
  * io.tidestore.store.io.FileChannelQueue} with its package-private file and worker slots), the
  * fallback where io_uring is unavailable.
  *

@@ -1,15 +1,21 @@
 package io.tidestore.store.record;
 
 import io.tidestore.store.api.ObjectKey;
+import io.tidestore.store.api.ShardStore;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
  * Decodes the deltas of one record, bounds-checked: a malformed delta is a corrupt record, and so
  * is one no replay could apply (a key an object cannot have, a name that is not UTF-8, a negative
- * size or location, a block range past block 2^31 - 1), so a visitor never gets such values.
+ * location, a block or size outside the largest object), so a visitor never gets such values. The
+ * bound matters beyond tidiness: replay grows an object's block array to the highest block a WRITE
+ * names, so a block number near 2^31 in a record whose crcs match would allocate gigabytes.
  */
 public final class DeltaReader {
+  /** Blocks of the largest object ({@link ShardStore#MAX_OBJECT_BYTES}): no delta names more. */
+  public static final int MAX_OBJECT_BLOCKS = (int) (ShardStore.MAX_OBJECT_BYTES / Blocks.SIZE);
+
   private DeltaReader() {}
 
   /**
@@ -53,9 +59,8 @@ public final class DeltaReader {
             int blocks = meta.get(Blocks.INT, p + 4);
             long endByte = meta.get(Blocks.LONG, p + 8);
             p += 16;
-            if (!validRange(first, blocks) || endByte < 0) {
-              throw new CorruptRecordException("WRITE delta of a block range no object has");
-            }
+            checkRange("WRITE", first, blocks);
+            checkBytes("WRITE end byte", endByte);
             need(p, 4L * blocks, end);
             visitor.write(id, first, blocks, endByte, meta, p, dataIndex);
             p += 4L * blocks;
@@ -64,9 +69,7 @@ public final class DeltaReader {
           case DeltaDescriptor.TRUNCATE -> {
             need(p, 8, end);
             long size = meta.get(Blocks.LONG, p);
-            if (size < 0) {
-              throw new CorruptRecordException("TRUNCATE to a negative size");
-            }
+            checkBytes("TRUNCATE size", size);
             visitor.truncate(id, size);
             p += 8;
           }
@@ -101,8 +104,9 @@ public final class DeltaReader {
             need(p, 12, end);
             int block = meta.get(Blocks.INT, p);
             int oldLocation = meta.get(Blocks.INT, p + 4);
-            if (block < 0 || oldLocation < 0) {
-              throw new CorruptRecordException("RELOCATE of a negative block or location");
+            checkRange("RELOCATE", block, 1);
+            if (oldLocation < 0) {
+              throw new CorruptRecordException("RELOCATE from a negative location " + oldLocation);
             }
             visitor.relocate(id, block, oldLocation, meta.get(Blocks.INT, p + 8), dataIndex);
             p += 12;
@@ -113,9 +117,7 @@ public final class DeltaReader {
             int first = meta.get(Blocks.INT, p);
             int blocks = meta.get(Blocks.INT, p + 4);
             p += 8;
-            if (!validRange(first, blocks)) {
-              throw new CorruptRecordException("PUNCH delta of a block range no object has");
-            }
+            checkRange("PUNCH", first, blocks);
             visitor.punch(id, first, blocks);
           }
           default -> throw new CorruptRecordException("unknown delta type " + type);
@@ -136,8 +138,35 @@ public final class DeltaReader {
     }
   }
 
-  /** Whether blocks {@code [first, first + blocks)} are all block numbers (0 to 2^31 - 1). */
-  private static boolean validRange(int first, int blocks) {
-    return first >= 0 && blocks >= 0 && (long) first + blocks <= (long) Integer.MAX_VALUE + 1;
+  /** Refuses blocks {@code [first, first + blocks)} unless all are blocks of the largest object. */
+  private static void checkRange(String delta, int first, int blocks)
+      throws CorruptRecordException {
+    // In long: first + blocks may overflow an int.
+    if (first < 0 || blocks < 0 || (long) first + blocks > MAX_OBJECT_BLOCKS) {
+      throw new CorruptRecordException(
+          delta
+              + " delta of blocks ["
+              + first
+              + ", "
+              + first
+              + " + "
+              + blocks
+              + ") outside the largest object's "
+              + MAX_OBJECT_BLOCKS
+              + " blocks");
+    }
+  }
+
+  /** Refuses a size or end byte outside {@code [0, MAX_OBJECT_BYTES]}. */
+  private static void checkBytes(String what, long bytes) throws CorruptRecordException {
+    if (bytes < 0 || bytes > ShardStore.MAX_OBJECT_BYTES) {
+      throw new CorruptRecordException(
+          what
+              + " "
+              + bytes
+              + " outside [0, "
+              + ShardStore.MAX_OBJECT_BYTES
+              + "] (the largest object)");
+    }
   }
 }

@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tidestore.store.api.ObjectKey;
+import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.index.BlockEntry;
 import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.index.ObjectIndex;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.CorruptRecordException;
+import io.tidestore.store.record.DeltaReader;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
@@ -132,6 +134,32 @@ class CheckpointCodecTest {
     MemorySegment zeros = arena.allocate(Blocks.SIZE);
     assertThrows(
         CorruptRecordException.class, () -> CheckpointCodec.decodeHeader(zeros, 3, STORE, crc));
+  }
+
+  @Test
+  void anObjectLargerThanTheLargestIsRefusedBeforeItsBlocksLoad() throws CorruptRecordException {
+    ObjectIndex index = new ObjectIndex();
+    ObjectEntry big = index.create(new ObjectKey(1, "big"));
+    big.exists = true;
+    big.size = 1L << 40;
+    big.setBlock(1 << 20, BlockEntry.pack(60, 3)); // 2^20 + 1 slots: an 8 MiB block array
+    MemorySegment image = encode(index);
+    Checkpoint h = CheckpointCodec.decodeHeader(image.asSlice(0, Blocks.SIZE), 3, STORE, crc);
+    ObjectIndex loaded = new ObjectIndex();
+    CorruptRecordException e =
+        assertThrows(
+            CorruptRecordException.class, () -> CheckpointCodec.load(image, h, loaded, crc));
+    assertTrue(e.getMessage().contains("size 1099511627776"), e.getMessage());
+    assertTrue(e.getMessage().contains("67108864"), e.getMessage());
+    assertTrue(loaded.footprintBytes() < 1 << 20, loaded.footprintBytes() + " bytes loaded");
+
+    // The largest object itself, its last block mapped, loads.
+    big.size = ShardStore.MAX_OBJECT_BYTES;
+    big.trimBlocks(0);
+    big.setBlock(DeltaReader.MAX_OBJECT_BLOCKS - 1, BlockEntry.pack(61, 4));
+    ObjectEntry largest = load(encode(index)).get(new ObjectKey(1, "big"));
+    assertEquals(ShardStore.MAX_OBJECT_BYTES, largest.size);
+    assertEquals(BlockEntry.pack(61, 4), largest.block(DeltaReader.MAX_OBJECT_BLOCKS - 1));
   }
 
   @Test

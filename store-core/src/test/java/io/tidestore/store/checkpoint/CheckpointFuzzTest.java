@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.index.BlockEntry;
 import io.tidestore.store.index.ObjectEntry;
 import io.tidestore.store.index.ObjectIndex;
@@ -28,12 +29,13 @@ import java.util.zip.CRC32C;
  * (docs/format.md, "Index checkpoint"): a CorruptRecordException, or a header whose counts are at
  * least 0 and whose image size (header block and body in whole blocks) is a long, and an index as
  * the header describes it: objectCount distinct objects (no key or id twice), each existing, found
- * by its id, with an id from 1 and below the index's next id; a size of at least 0 and no block
- * mapped at or past the size's last block; names and xattr names decoded from valid UTF-8 (a name
- * holding U+FFFD must stand in the body as it is: else it was a lenient decode), the object name
- * within the key limits (ObjectKey). Loading from an image that ends with the body gives the same
- * objects (nothing is read past the bytes the body crc covers). Allocation bounded by the input
- * size, never by a count or length field.
+ * by its id, with an id from 1 and below the index's next id; a size within 0 to {@link
+ * ShardStore#MAX_OBJECT_BYTES} (the largest object) and no block mapped at or past the size's last
+ * block; names and xattr names decoded from valid UTF-8 (a name holding U+FFFD must stand in the
+ * body as it is: else it was a lenient decode), the object name within the key limits (ObjectKey).
+ * Loading from an image that ends with the body gives the same objects (nothing is read past the
+ * bytes the body crc covers). Allocation bounded by the input size, never by a count or length
+ * field.
  */
 class CheckpointFuzzTest {
   private static final int SHARD = 3;
@@ -171,7 +173,9 @@ class CheckpointFuzzTest {
       assertTrue(
           e.id > 0 && e.id < index.nextId(),
           "id " + e.id + " not below the next id " + index.nextId());
-      assertTrue(e.size >= 0, "negative size " + e.size + " of " + e.key);
+      assertTrue(
+          e.size >= 0 && e.size <= ShardStore.MAX_OBJECT_BYTES,
+          "size " + e.size + " of " + e.key + " outside the largest object");
       long sizeBlocks = Blocks.count(e.size);
       for (long b = sizeBlocks; b < e.blockSlots(); b++) {
         assertEquals(

@@ -13,7 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -343,6 +345,57 @@ public abstract class IoQueueContractTest {
       assertEquals(Errno.ECANCELED, done.error(i).errno(), "unsubmitted op " + i);
     }
     assertThrows(IllegalStateException.class, () -> queue.submit());
+    queue.close(); // idempotent
+    queue = null;
+  }
+
+  @Test
+  void aThrowingCompletionDoesNotStopTheRestOfItsBatch() throws Exception {
+    int ops = 8;
+    ThrowingCompletion done = new ThrowingCompletion(2);
+    // Every operation finishes before any is delivered, so that one poll delivers them together:
+    // a backend without a completion fd calls its listener as each is handed back; io_uring fails
+    // an operation on a closed file (fd -1) as it takes the SQE, so its CQE is there once submit
+    // returns (a misaligned write would not do: ext4 may hand it to a kernel worker first).
+    CountDownLatch finished = new CountDownLatch(ops);
+    boolean wakesByListener = queue.completionFd() < 0;
+    if (wakesByListener) {
+      queue.setCompletionListener(finished::countDown);
+    }
+    IoFile closed = queue.open(dir.resolve("closed"), IoFile.Mode.CREATE);
+    closed.close();
+    MemorySegment buffer = buffer().asSlice(0, K4);
+    for (int i = 0; i < ops; i++) {
+      queue.read(closed, (long) i * K4, buffer, done, i);
+    }
+    queue.submit();
+    if (wakesByListener) {
+      assertTrue(finished.await(20, TimeUnit.SECONDS), "operations finished");
+    }
+    IllegalStateException thrown = assertThrows(IllegalStateException.class, queue::poll);
+    done.assertAllFailedThenThrown(ops, Errno.EBADF, thrown);
+    assertEquals(0, queue.inFlight());
+    // No slot was lost: a full round of operations fits and completes.
+    Recorder after = new Recorder();
+    for (int i = 0; i < CAPACITY; i++) {
+      queue.sync(file, after, i);
+    }
+    after.awaitDeliveries(queue, CAPACITY);
+    assertEquals(0, queue.inFlight());
+  }
+
+  @Test
+  void closeCancelsEveryUnsubmittedOperationEvenIfACompletionThrows() {
+    int ops = 8;
+    ThrowingCompletion done = new ThrowingCompletion(2);
+    for (int i = 0; i < ops; i++) {
+      queue.sync(file, done, i);
+    }
+    IllegalStateException thrown = assertThrows(IllegalStateException.class, queue::close);
+    done.assertAllFailedThenThrown(ops, Errno.ECANCELED, thrown);
+    assertEquals(0, queue.inFlight());
+    assertThrows(
+        IllegalStateException.class, () -> queue.submit(), "the queue closed all the same");
     queue.close(); // idempotent
     queue = null;
   }

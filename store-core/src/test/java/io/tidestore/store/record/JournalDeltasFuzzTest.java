@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.tidestore.store.api.ObjectKey;
+import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.testing.AllocationBound;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -18,12 +19,13 @@ import java.nio.charset.StandardCharsets;
  * at the header's end in a buffer with bytes after it (0xff) that the reader must not take. The
  * contract (docs/format.md, "Deltas"): a CorruptRecordException, or deltas a replay can apply: a
  * CREATE with a pool an object key can have and a name of 1 to {@link ObjectKey#MAX_NAME_BYTES}
- * bytes; block ranges ({@code [first, first + blocks)}, a RELOCATE's block, a TRUNCATE's size, a
- * WRITE's end byte) non-negative and without int overflow; each WRITE's crcs inside the region;
- * dataIndex the running count of data blocks, and the returned count their total. The visited
- * deltas, written again with {@link DeltaWriter}, are the region byte for byte (so names were read
- * as the exact UTF-8 they are, lengths agree, and nothing was skipped). Allocation bounded by the
- * input.
+ * bytes; block ranges ({@code [first, first + blocks)}, a RELOCATE's block) inside the largest
+ * object's {@link DeltaReader#MAX_OBJECT_BLOCKS} blocks, without int overflow, and a TRUNCATE's
+ * size and a WRITE's end byte within 0 to {@link ShardStore#MAX_OBJECT_BYTES}; a RELOCATE's old
+ * location non-negative; each WRITE's crcs inside the region; dataIndex the running count of data
+ * blocks, and the returned count their total. The visited deltas, written again with {@link
+ * DeltaWriter}, are the region byte for byte (so names were read as the exact UTF-8 they are,
+ * lengths agree, and nothing was skipped). Allocation bounded by the input.
  */
 class JournalDeltasFuzzTest {
   private static final byte TRAILER = (byte) 0xff;
@@ -98,7 +100,7 @@ class JournalDeltasFuzzTest {
         int dataIndex) {
       deltas++;
       assertRange("WRITE", firstBlock, blocks);
-      assertTrue(endByte >= 0, "WRITE with a negative end byte " + endByte);
+      assertBytes("WRITE end byte", endByte);
       assertEquals(meta, crcs, "crcs not in the record's metadata");
       assertTrue(
           crcOffset >= regionStart && crcOffset + 4L * blocks <= regionEnd,
@@ -114,7 +116,7 @@ class JournalDeltasFuzzTest {
     @Override
     public void truncate(long id, long size) {
       deltas++;
-      assertTrue(size >= 0, "TRUNCATE to a negative size " + size);
+      assertBytes("TRUNCATE size", size);
       writer.truncate(id, size);
     }
 
@@ -155,8 +157,21 @@ class JournalDeltasFuzzTest {
 
     private static void assertRange(String delta, int first, int blocks) {
       assertTrue(
-          first >= 0 && blocks >= 0 && (long) first + blocks <= (long) Integer.MAX_VALUE + 1,
-          delta + " blocks [" + first + ", " + first + " + " + blocks + ") overflow an int");
+          first >= 0 && blocks >= 0 && (long) first + blocks <= DeltaReader.MAX_OBJECT_BLOCKS,
+          delta
+              + " blocks ["
+              + first
+              + ", "
+              + first
+              + " + "
+              + blocks
+              + ") past the largest object");
+    }
+
+    private static void assertBytes(String what, long bytes) {
+      assertTrue(
+          bytes >= 0 && bytes <= ShardStore.MAX_OBJECT_BYTES,
+          what + " " + bytes + " outside the largest object");
     }
   }
 }

@@ -12,6 +12,7 @@ import io.tidestore.store.api.StoreException;
 import io.tidestore.store.engine.StoreLayout;
 import io.tidestore.store.record.Blocks;
 import io.tidestore.store.record.RecordHeader;
+import io.tidestore.store.testing.LogCapture;
 import io.tidestore.store.testing.StoreHarness;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.logging.LogRecord;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -46,19 +48,7 @@ class TornTailTest {
   void replayStopsAtTheFirstDamagedRecord(int trial) throws IOException {
     Random r = new Random(trial);
     Path dir = Files.createDirectories(root.resolve("t" + trial));
-    StoreConfig noCheckpoints =
-        new StoreConfig(
-            64 << 10,
-            64,
-            1_000_000L,
-            4,
-            1L << 40,
-            CleanerPolicy.GREEDY,
-            6,
-            2,
-            JournalFlush.SHARED_FDATASYNC,
-            StoreConfig.DEFAULT_OVERPROVISION_PERCENT);
-    try (StoreHarness h = new StoreHarness(dir, trial, noCheckpoints)) {
+    try (StoreHarness h = new StoreHarness(dir, trial, noCheckpoints())) {
       for (int i = 0; i < OBJECTS; i++) {
         h.write(new ObjectKey(1, "o" + i), 0, content(i));
       }
@@ -81,31 +71,10 @@ class TornTailTest {
         }
         h.disk.corrupt(file, at);
       }
-      List<java.util.logging.LogRecord> mountLog = new ArrayList<>();
-      java.util.logging.Logger mountLogger =
-          java.util.logging.Logger.getLogger(ShardMount.class.getName());
-      java.util.logging.Handler capture =
-          new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord record) {
-              mountLog.add(record);
-            }
-
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-          };
-      mountLogger.addHandler(capture);
-      try {
-        h.crashAndRemount();
-      } finally {
-        mountLogger.removeHandler(capture);
-      }
+      List<LogRecord> mountLog = LogCapture.during(ShardMount.class, h::crashAndRemount);
       // Records after the damaged one are still there: the mount says so, as a warning. Damage to
       // the last record is a torn tail, an everyday crash: no warning.
-      java.util.logging.LogRecord mounted = mountLog.getLast();
+      LogRecord mounted = mountLog.getLast();
       java.util.regex.Matcher later =
           java.util.regex.Pattern.compile("at least (\\d+) later record")
               .matcher(mounted.getMessage());
@@ -127,6 +96,21 @@ class TornTailTest {
         }
       }
     }
+  }
+
+  /** A test config whose shard never checkpoints: a mount replays every record. */
+  static StoreConfig noCheckpoints() {
+    return new StoreConfig(
+        64 << 10,
+        64,
+        1_000_000L,
+        4,
+        1L << 40,
+        CleanerPolicy.GREEDY,
+        6,
+        2,
+        JournalFlush.SHARED_FDATASYNC,
+        StoreConfig.DEFAULT_OVERPROVISION_PERCENT);
   }
 
   /** Walks the journal in a shard image: segments in allocation order (lowest first). */

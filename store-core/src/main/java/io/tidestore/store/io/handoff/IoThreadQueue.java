@@ -1,6 +1,7 @@
 package io.tidestore.store.io.handoff;
 
 import io.tidestore.store.io.AbstractIoQueue;
+import io.tidestore.store.io.CompletionFailures;
 import io.tidestore.store.io.IoBackend;
 import io.tidestore.store.io.IoCompletion;
 import io.tidestore.store.io.IoFile;
@@ -261,11 +262,17 @@ public final class IoThreadQueue extends AbstractIoQueue<HandedOffFile> {
     }
   }
 
-  /** Delivers every completion handed back so far, on the owner. */
+  /**
+   * Delivers every completion handed back so far, on the owner. A completion that throws does not
+   * leave the rest waiting in the hand-off queue (their wake-ups were spent already, so nothing
+   * might poll again): the first throwable, with later ones suppressed in it, is rethrown once all
+   * were delivered (see {@link CompletionFailures}).
+   */
   @Override
   public int poll() {
     checkOwner();
     int delivered = 0;
+    Throwable failure = null;
     for (HandedOffOp request = fromIo.poll(); request != null; request = fromIo.poll()) {
       IoCompletion completion = request.completion;
       long tag = request.tag;
@@ -277,12 +284,17 @@ public final class IoThreadQueue extends AbstractIoQueue<HandedOffFile> {
       delivered(file);
       delivered++;
       // The slot is free again, so the completion may prepare its follow-up operation.
-      if (error != null) {
-        completion.failed(tag, error);
-      } else {
-        completion.completed(tag, result);
+      try {
+        if (error != null) {
+          completion.failed(tag, error);
+        } else {
+          completion.completed(tag, result);
+        }
+      } catch (Throwable thrown) {
+        failure = CompletionFailures.add(failure, thrown);
       }
     }
+    CompletionFailures.rethrow(failure);
     return delivered;
   }
 
@@ -347,8 +359,11 @@ public final class IoThreadQueue extends AbstractIoQueue<HandedOffFile> {
     } catch (IOException e) {
       throw new IllegalStateException("closing the ring on its I/O thread", e);
     } finally {
-      poll();
-      markClosed();
+      try {
+        poll();
+      } finally {
+        markClosed();
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 package io.tidestore.store.io.uring;
 
 import io.tidestore.store.io.AbstractIoQueue;
+import io.tidestore.store.io.CompletionFailures;
 import io.tidestore.store.io.Errno;
 import io.tidestore.store.io.IoBackend;
 import io.tidestore.store.io.IoCompletion;
@@ -314,12 +315,19 @@ final class IoUringQueue extends AbstractIoQueue<IoUringFile> {
       return;
     }
     markClosing();
+    // A completion that throws must not leave the others undelivered nor the ring open: its
+    // throwable comes out once the queue is closed.
+    Throwable failure = null;
     // Prepared, never published: the kernel never saw them.
     int unpublished = slots.preparedCount();
     ring.sq.discardUnpublished();
     slots.clearPrepared();
     for (int i = 0; i < unpublished; i++) {
-      reaper.cancel(slots.preparedSlot(i));
+      try {
+        reaper.cancel(slots.preparedSlot(i));
+      } catch (Throwable thrown) {
+        failure = CompletionFailures.add(failure, thrown);
+      }
     }
     // Published: the kernel may be reading or writing their buffers; wait for every CQE before
     // the rings go and the caller frees its buffers.
@@ -335,9 +343,19 @@ final class IoUringQueue extends AbstractIoQueue<IoUringFile> {
         LOG.log(System.Logger.Level.ERROR, "io_uring_enter while closing", e);
         break;
       }
-      reaper.deliverReady();
+      try {
+        reaper.deliverReady();
+      } catch (Throwable thrown) {
+        failure = CompletionFailures.add(failure, thrown);
+      }
     }
     markClosed();
+    releaseOnceDrained();
+    CompletionFailures.rethrow(failure);
+  }
+
+  /** The end of {@link #close()}: frees the ring unless the kernel still has operations. */
+  private void releaseOnceDrained() {
     if (inFlight() > 0) {
       // Unmapping now would not hurt the kernel, but the caller would free buffers it still
       // writes; keep everything and say so.

@@ -1,5 +1,6 @@
 package io.tidestore.store.io.uring;
 
+import io.tidestore.store.io.CompletionFailures;
 import io.tidestore.store.io.Errno;
 import io.tidestore.store.io.IoCompletion;
 import io.tidestore.store.io.IoOpException;
@@ -30,6 +31,9 @@ final class Reaper {
   private long overflowFlushes;
   private boolean delivering;
 
+  /** The first throwable of a completion since the last rethrow, later ones suppressed in it. */
+  private Throwable failure;
+
   Reaper(IoUringQueue queue, Ring ring, OpSlots slots, IoUringEnter enter, Libc libc) {
     this.queue = queue;
     this.ring = ring;
@@ -44,8 +48,15 @@ final class Reaper {
     return delivering;
   }
 
-  /** Delivers every completion the kernel has, entering it as often as that takes. */
+  /**
+   * Delivers every completion the kernel has, entering it as often as that takes. A completion that
+   * throws stops neither this batch nor the later ones: its throwable comes out once all are
+   * delivered (see {@link #deliverReady()}).
+   */
   int deliverCompletions() {
+    if (delivering) {
+      return 0;
+    }
     if (!deferTaskrun) {
       if (needsFlush()) {
         enterQuietly();
@@ -62,11 +73,12 @@ final class Reaper {
     int delivered = 0;
     while (queue.inFlight() - slots.preparedCount() > 0) {
       enterQuietly();
-      delivered += deliverReady();
+      delivered += reapAndDeliver();
       if (lastReapedCqes == 0 && (ring.sq.flags() & IoUringAbi.IORING_SQ_TASKRUN) == 0) {
         break;
       }
     }
+    rethrowFailure();
     return delivered;
   }
 
@@ -91,12 +103,26 @@ final class Reaper {
     return false;
   }
 
-  /** Reaps every ready CQE into the ready list, then delivers (callbacks may prepare more). */
+  /**
+   * Reaps every ready CQE into the ready list, then delivers (callbacks may prepare more). Every
+   * ready operation is delivered even if a completion before it threw (its caller would wait
+   * forever, and the slots of the rest would be forgotten): the first throwable, with the later
+   * ones suppressed in it, is rethrown after the last delivery, for the owner's loop to log.
+   */
   int deliverReady() {
     if (delivering) {
       lastReapedCqes = 0;
       return 0;
     }
+    int n = reapAndDeliver();
+    rethrowFailure();
+    return n;
+  }
+
+  /**
+   * {@link #deliverReady()} without the rethrow: a failing completion is kept in {@link #failure}.
+   */
+  private int reapAndDeliver() {
     int overflow = ring.cq.overflow();
     if (overflow != lastOverflow) {
       LOG.log(
@@ -110,13 +136,23 @@ final class Reaper {
     delivering = true;
     try {
       for (int i = 0; i < n; i++) {
-        deliver(slots.readySlot(i));
+        try {
+          deliver(slots.readySlot(i));
+        } catch (Throwable thrown) {
+          failure = CompletionFailures.add(failure, thrown);
+        }
       }
     } finally {
       delivering = false;
       slots.clearReady();
     }
     return n;
+  }
+
+  private void rethrowFailure() {
+    Throwable thrown = failure;
+    failure = null;
+    CompletionFailures.rethrow(thrown);
   }
 
   private void deliver(int slot) {

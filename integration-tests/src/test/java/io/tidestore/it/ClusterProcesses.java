@@ -10,7 +10,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -84,6 +86,73 @@ final class ClusterProcesses {
                 "it-host"));
     args.addAll(Arrays.asList(extra));
     return OsdProcess.startOsd(data, args.toArray(String[]::new));
+  }
+
+  /**
+   * A monitor (heartbeat grace 2 s, failure domain osd) and OSDs on loopback, for the replication
+   * tests; closing it stops every process (OSDs first).
+   *
+   * @param port the monitor's port
+   * @param monitors {@code 127.0.0.1:port}
+   * @param osds each OSD by id (a test may replace one it restarted)
+   * @param data each OSD's data directory by id
+   */
+  record Cluster(
+      OsdProcess mon,
+      int port,
+      String monitors,
+      Map<Integer, OsdProcess> osds,
+      Map<Integer, Path> data)
+      implements AutoCloseable {
+    @Override
+    public void close() throws InterruptedException {
+      for (OsdProcess osd : osds.values()) {
+        osd.close();
+      }
+      mon.close();
+    }
+  }
+
+  /** Starts a {@link Cluster} of {@code count} OSDs and waits until the map has them all up. */
+  static Cluster startCluster(Path dir, int count) throws Exception {
+    int port = freePortPair();
+    String monitors = "127.0.0.1:" + port;
+    OsdProcess mon =
+        startMon(
+            "a",
+            dir.resolve("mon.a"),
+            port,
+            null,
+            "--osd-heartbeat-grace",
+            "2s",
+            "--failure-domain",
+            "osd");
+    Cluster cluster = new Cluster(mon, port, monitors, new HashMap<>(), new HashMap<>());
+    try {
+      awaitMonReady(mon);
+      for (int i = 0; i < count; i++) {
+        Path data = dir.resolve("osd." + i);
+        OsdProcess osd = startOsd(data, monitors);
+        int id = awaitRegistered(osd);
+        cluster.osds().put(id, osd);
+        cluster.data().put(id, data);
+      }
+      awaitStatus(
+          monitors,
+          Duration.ofSeconds(30),
+          s -> s.path("osdmap").path("num_up_osds").asInt() == count);
+      return cluster;
+    } catch (Exception | Error e) {
+      cluster.close();
+      throw e;
+    }
+  }
+
+  /** The admin HTTP port of a cluster OSD (its ready line says {@code nbd=none}). */
+  static int osdMetricsPort(OsdProcess osd) throws InterruptedException {
+    Matcher m = METRICS_PORT.matcher(osd.awaitLine("tidestore osd ready", START));
+    assertTrue(m.find(), osd.output());
+    return Integer.parseInt(m.group(1));
   }
 
   /** Waits until the OSD has registered; the id the monitors gave it. */

@@ -1,10 +1,6 @@
 package io.tidestore.it;
 
-import static io.tidestore.it.ClusterProcesses.awaitMonReady;
-import static io.tidestore.it.ClusterProcesses.awaitRegistered;
 import static io.tidestore.it.ClusterProcesses.awaitStatus;
-import static io.tidestore.it.ClusterProcesses.startMon;
-import static io.tidestore.it.ClusterProcesses.startOsd;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,7 +18,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,33 +41,16 @@ class ClusterReplicationIT {
 
   @Test
   void acknowledgedWritesSurviveTheirPrimaryAndNothingIsAckedBelowMinSize() throws Exception {
-    int port = ClusterProcesses.freePortPair();
-    String monitors = "127.0.0.1:" + port;
-    List<OsdProcess> osds = new ArrayList<>();
-    Map<Integer, OsdProcess> byId = new HashMap<>();
-    try (OsdProcess mon =
-        startMon(
-            "a",
-            dir.resolve("mon.a"),
-            port,
-            null,
-            "--osd-heartbeat-grace",
-            "2s",
-            "--failure-domain",
-            "osd")) {
-      awaitMonReady(mon);
-      for (int i = 0; i < 3; i++) {
-        OsdProcess osd = startOsd(dir.resolve("osd." + i), monitors);
-        osds.add(osd);
-        byId.put(awaitRegistered(osd), osd);
-      }
-      awaitStatus(monitors, MARK_DOWN, s -> s.path("osdmap").path("num_up_osds").asInt() == 3);
+    try (ClusterProcesses.Cluster cluster = ClusterProcesses.startCluster(dir, 3)) {
+      int port = cluster.port();
+      String monitors = cluster.monitors();
+      Map<Integer, OsdProcess> byId = cluster.osds();
       try (ClusterClient client =
           ClusterClient.connect(
               List.of(new InetSocketAddress("127.0.0.1", port)),
               LinkSecurity.PLAINTEXT,
               null,
-              Duration.ofSeconds(20))) {
+              Duration.ofSeconds(60))) {
         Random r = new Random(7);
         Map<String, byte[]> written = new LinkedHashMap<>();
         writeAll(client, r, written, "a", 40);
@@ -125,10 +103,6 @@ class ClusterReplicationIT {
             refused instanceof ObjectOpsException x
                 && x.code() == ObjectOpsException.Code.TRY_AGAIN,
             String.valueOf(refused));
-      }
-    } finally {
-      for (OsdProcess osd : osds) {
-        osd.close();
       }
     }
   }

@@ -13,12 +13,11 @@ import io.tidestore.osd.protocol.Op;
 import io.tidestore.osd.protocol.OpException;
 import io.tidestore.osd.protocol.ShardMap;
 import io.tidestore.osd.protocol.Status;
+import io.tidestore.osd.protocol.V2Recovery;
 import io.tidestore.osd.protocol.Wire;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
@@ -236,16 +235,7 @@ public final class ObjectClient implements AutoCloseable {
           Wire.writeString(out, after);
         },
         null,
-        body -> {
-          Wire.need(body, 4, "list count");
-          long count = body.readUnsignedInt();
-          List<String> names = new ArrayList<>((int) Math.min(count, 1024));
-          for (long i = 0; i < count; i++) {
-            names.add(Wire.readString(body, FrameDescriptor.MAX_NAME, "listed name"));
-          }
-          Wire.need(body, 1, "list more flag");
-          return new NamePage(names, body.readByte() != 0);
-        });
+        V2Recovery::readNamePage);
   }
 
   public CompletableFuture<Void> setXattr(String name, String key, ByteBuf value) {

@@ -74,6 +74,7 @@ public final class OsdDaemon implements AutoCloseable {
   private NbdServer nbd;
   private StoreAdmin storeAdmin;
   private OsdMembership membership;
+  private volatile PgEngine pgEngine;
   private final ServiceNotifier notifier = ServiceNotifier.fromEnvironment();
   private boolean notifiedReady;
 
@@ -278,6 +279,7 @@ public final class OsdDaemon implements AutoCloseable {
               PeerTls.context(settings.security()),
               membership::wantEpoch);
       resources.push(pgs);
+      pgEngine = pgs;
       membership.onNewMap(pgs::onMap);
       pgs.onMap(membership.map());
       objects.serveCluster(pgs);
@@ -377,7 +379,31 @@ public final class OsdDaemon implements AutoCloseable {
         + security.statusJson()
         + ","
         + storeAdmin.statusMembers(2)
+        + pgsJson()
         + "}";
+  }
+
+  /**
+   * A cluster OSD's PGs by state, as its shards have loaded them: {@code ,"pgs":{"active":N,...}}
+   * (a PG is loaded on its first op or peering here), or nothing for a standalone daemon.
+   */
+  private String pgsJson() {
+    PgEngine pgs = pgEngine;
+    if (pgs == null) {
+      return "";
+    }
+    StringBuilder json =
+        new StringBuilder(",\"map_epoch\":").append(pgs.epoch()).append(",\"pgs\":{");
+    try {
+      String sep = "";
+      for (var e : new java.util.TreeMap<>(pgs.pgStates()).entrySet()) {
+        json.append(sep).append('"').append(e.getKey()).append("\":").append(e.getValue());
+        sep = ",";
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return json.append('}').toString();
   }
 
   /**

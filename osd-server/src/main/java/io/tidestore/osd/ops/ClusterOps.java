@@ -33,4 +33,21 @@ public interface ClusterOps {
 
   /** This OSD's copy of {@code pg}: what the primary peers with. */
   CompletionStage<PgPeerInfo> pgQuery(long epoch, PgId pg);
+
+  // Recovery: a primary brings a member's copy of a PG up to date, or its own from a member.
+
+  /** This OSD's log of {@code pg}. */
+  CompletionStage<LogCopy> getLog(long epoch, PgId pg);
+
+  /** Takes a piece of an object of {@code pg} (releases it); completes once durable. */
+  CompletionStage<Void> push(long epoch, PgId pg, ObjectChunk chunk);
+
+  /** A piece of an object of {@code pg} as this OSD holds it, at most {@code max} bytes. */
+  CompletionStage<ObjectChunk> pull(long epoch, PgId pg, String name, long offset, int max);
+
+  /** Makes this OSD's log of {@code pg} the primary's; completes once durable. */
+  CompletionStage<Void> logSync(long epoch, PgId pg, LogSync sync);
+
+  /** Names of {@code pg}'s objects on this OSD after {@code after}, at most {@code max}. */
+  CompletionStage<NamePage> listPg(long epoch, PgId pg, String after, int max);
 }

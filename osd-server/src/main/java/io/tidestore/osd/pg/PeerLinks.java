@@ -9,8 +9,13 @@ import io.tidestore.client.ClusterLink;
 import io.tidestore.cluster.client.MonAddresses;
 import io.tidestore.cluster.pg.PgPeerInfo;
 import io.tidestore.cluster.placement.PgId;
+import io.tidestore.osd.ops.LogCopy;
+import io.tidestore.osd.ops.LogSync;
+import io.tidestore.osd.ops.NamePage;
+import io.tidestore.osd.ops.ObjectChunk;
 import io.tidestore.osd.ops.RepOp;
 import io.tidestore.osd.protocol.V2;
+import io.tidestore.osd.protocol.V2Recovery;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -100,6 +105,97 @@ final class PeerLinks implements AutoCloseable {
                 body.release();
               }
             });
+  }
+
+  /** Sends a recovery request to OSD {@code osd}: the header, then {@code fields}. */
+  private CompletableFuture<ByteBuf> recovery(
+      int osd,
+      String address,
+      int op,
+      long epoch,
+      PgId pg,
+      int hint,
+      ClusterLink.Body fields,
+      ByteBuf trailing) {
+    return link(osd, address)
+        .thenCompose(
+            l ->
+                l.request(
+                    op,
+                    V2.PREFIX + 4 + hint,
+                    out -> {
+                      V2Recovery.writeHeader(out, epoch, pg);
+                      fields.write(out);
+                    },
+                    trailing));
+  }
+
+  private static <T> T reading(ByteBuf body, java.util.function.Function<ByteBuf, T> reader) {
+    try {
+      return reader.apply(body);
+    } finally {
+      body.release();
+    }
+  }
+
+  CompletableFuture<LogCopy> getLog(int osd, String address, long epoch, PgId pg) {
+    return recovery(osd, address, V2Recovery.GET_LOG, epoch, pg, 0, out -> {}, null)
+        .thenApply(b -> reading(b, V2Recovery::readLog));
+  }
+
+  /** Sends {@code chunk} (released here) for OSD {@code osd} to hold. */
+  CompletableFuture<Void> push(int osd, String address, long epoch, PgId pg, ObjectChunk chunk) {
+    return recovery(
+            osd,
+            address,
+            V2Recovery.PUSH,
+            epoch,
+            pg,
+            64,
+            out -> V2Recovery.writeChunkFields(out, chunk),
+            chunk.data())
+        .thenApply(b -> reading(b, x -> null));
+  }
+
+  CompletableFuture<ObjectChunk> pull(
+      int osd, String address, long epoch, PgId pg, String name, long offset, int max) {
+    return recovery(
+            osd,
+            address,
+            V2Recovery.PULL,
+            epoch,
+            pg,
+            16 + 2 * name.length(),
+            out -> V2Recovery.writePull(out, name, offset, max),
+            null)
+        .thenApply(b -> reading(b, V2Recovery::readChunk));
+  }
+
+  CompletableFuture<Void> logSync(int osd, String address, long epoch, PgId pg, LogSync sync) {
+    return recovery(
+            osd,
+            address,
+            V2Recovery.LOG_SYNC,
+            epoch,
+            pg,
+            64 * (sync.add().size() + sync.remove().size()),
+            out -> V2Recovery.writeLogSync(out, sync),
+            null)
+        .thenApply(b -> reading(b, x -> null));
+  }
+
+  CompletableFuture<NamePage> listPg(
+      int osd, String address, long epoch, PgId pg, String after, int max) {
+    return recovery(
+            osd,
+            address,
+            V2Recovery.LIST_PG,
+            epoch,
+            pg,
+            8 + 2 * after.length(),
+            out -> V2Recovery.writeListPg(out, after, max),
+            null)
+        .thenApply(b -> reading(b, V2Recovery::readNamePage));
   }
 
   /** Drops the link to {@code osd} (it went down): the next use opens a new one. */

@@ -82,18 +82,7 @@ final class Peering {
     Eversion head = pg.log.head();
     for (Map.Entry<Integer, PgPeerInfo> a : answers.entrySet()) {
       if (!a.getValue().head().equals(head)) {
-        pg.state = Pg.State.NEEDS_RECOVERY;
-        LOG.warning(
-            "pg "
-                + pg.id
-                + " needs recovery: osd."
-                + shard.self()
-                + " (primary) has "
-                + head
-                + ", osd."
-                + a.getKey()
-                + " has "
-                + a.getValue().head());
+        shard.recovery.start(pg, answers);
         return;
       }
     }

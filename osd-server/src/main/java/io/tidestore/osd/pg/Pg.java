@@ -28,6 +28,8 @@ final class Pg {
     PEERING,
     /** Every member has the same log: the primary takes ops. */
     ACTIVE,
+    /** The primary brings members (or itself) up to date; ops wait. */
+    RECOVERING,
     /** Fewer members than min_size: nothing is acknowledged until there are enough again. */
     UNDERSIZED,
     /** The members' logs differ: they wait for recovery, which the next stop brings. */
@@ -40,7 +42,7 @@ final class Pg {
   record RequestId(long client, long tid) {}
 
   final PgId id;
-  final PgLog log;
+  PgLog log;
   State state = State.DOWN;
   List<Integer> acting = List.of();
   int primary = -1;
@@ -69,6 +71,17 @@ final class Pg {
   Pg(PgId id, PgLog log) {
     this.id = id;
     this.log = log;
+    for (PgLogEntry e : log.entries().values()) {
+      remember(e);
+    }
+  }
+
+  /** Recovery rewrote the log: take the store's, and what this PG remembers of it. */
+  void replaceLog(PgLog newLog) {
+    log = newLog;
+    applied.clear();
+    objectVersions.clear();
+    lastStaged = null;
     for (PgLogEntry e : log.entries().values()) {
       remember(e);
     }
@@ -157,6 +170,7 @@ final class Pg {
       case PEERING -> "peering";
       case ACTIVE -> acting.size() < minSize ? "undersized" : "active";
       case UNDERSIZED -> "undersized+peered";
+      case RECOVERING -> "recovering";
       case NEEDS_RECOVERY -> "recovery_wait";
       case DOWN -> "down";
     };

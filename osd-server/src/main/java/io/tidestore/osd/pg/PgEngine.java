@@ -9,7 +9,11 @@ import io.tidestore.cluster.pg.PgPeerInfo;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.osd.ops.ClientRequest;
 import io.tidestore.osd.ops.ClusterOps;
+import io.tidestore.osd.ops.LogCopy;
+import io.tidestore.osd.ops.LogSync;
 import io.tidestore.osd.ops.Mutation;
+import io.tidestore.osd.ops.NamePage;
+import io.tidestore.osd.ops.ObjectChunk;
 import io.tidestore.osd.ops.ObjectInfo;
 import io.tidestore.osd.ops.ObjectOpsException;
 import io.tidestore.osd.ops.ObjectOpsException.Code;
@@ -178,6 +182,40 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
     }
     CompletableFuture<PgPeerInfo> done = new CompletableFuture<>();
     return onPg(pg, done, (s, p) -> s.replica.query(p, done));
+  }
+
+  @Override
+  public CompletionStage<LogCopy> getLog(long epoch, PgId pg) {
+    CompletableFuture<LogCopy> done = new CompletableFuture<>();
+    return onPg(pg, done, (s, p) -> s.member.getLog(p, done));
+  }
+
+  @Override
+  public CompletionStage<Void> push(long epoch, PgId pg, ObjectChunk chunk) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    CompletionStage<Void> stage = onPg(pg, done, (s, p) -> s.member.push(p, chunk, done));
+    if (done.isCompletedExceptionally()) {
+      chunk.release(); // refused before the member took it (which releases it when applied)
+    }
+    return stage;
+  }
+
+  @Override
+  public CompletionStage<ObjectChunk> pull(long epoch, PgId pg, String name, long offset, int max) {
+    CompletableFuture<ObjectChunk> done = new CompletableFuture<>();
+    return onPg(pg, done, (s, p) -> s.member.pull(p, name, offset, max, done));
+  }
+
+  @Override
+  public CompletionStage<Void> logSync(long epoch, PgId pg, LogSync sync) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    return onPg(pg, done, (s, p) -> s.member.logSync(p, sync, done));
+  }
+
+  @Override
+  public CompletionStage<NamePage> listPg(long epoch, PgId pg, String after, int max) {
+    CompletableFuture<NamePage> done = new CompletableFuture<>();
+    return onPg(pg, done, (s, p) -> s.member.listPg(p, after, max, done));
   }
 
   /** PG states on this OSD, by name (the PGs it has loaded). Waits for every shard. */

@@ -101,11 +101,15 @@ final class Replica {
 
   /** Answers a primary's peering query, after the ops it sent before it are durable. */
   void query(Pg pg, CompletableFuture<PgPeerInfo> done) {
-    Runnable answer = () -> done.complete(new PgPeerInfo(pg.log.head(), pg.log.tail()));
+    afterApplies(pg, () -> done.complete(new PgPeerInfo(pg.log.head(), pg.log.tail())));
+  }
+
+  /** Runs {@code then} once every replicated op of {@code pg} staged so far is durable. */
+  void afterApplies(Pg pg, Runnable then) {
     if (applying.containsKey(pg)) {
-      waitingQueries.computeIfAbsent(pg, p -> new ArrayList<>()).add(answer);
+      waitingQueries.computeIfAbsent(pg, p -> new ArrayList<>()).add(then);
     } else {
-      answer.run();
+      then.run();
     }
   }
 }

@@ -4,6 +4,7 @@ import io.tidestore.cluster.pg.PgLog;
 import io.tidestore.cluster.pg.PgMeta;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.osd.ops.ObjectOpsException;
+import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreException;
 import java.util.HashMap;
@@ -27,6 +28,9 @@ final class ShardPgs {
   final Primary primary;
   final Replica replica;
   final Peering peering;
+  final Recovery recovery;
+  final RecoveryMember member;
+  final ObjectCopies copies;
   private final Map<PgId, Pg> pgs = new HashMap<>();
   private long mapEpoch;
 
@@ -38,6 +42,9 @@ final class ShardPgs {
     this.primary = new Primary(this);
     this.replica = new Replica(this);
     this.peering = new Peering(this);
+    this.copies = new ObjectCopies(this);
+    this.recovery = new Recovery(this);
+    this.member = new RecoveryMember(this);
   }
 
   int self() {
@@ -57,9 +64,18 @@ final class ShardPgs {
   }
 
   private PgLog load(PgId id) {
+    SortedMap<String, byte[]> attrs = attributes(PgMeta.metaKey(id));
+    return attrs == null ? PgLog.empty(id) : PgLog.load(id, attrs);
+  }
+
+  /**
+   * Every attribute of {@code key} (getXattrs completes inside the call), or null when the object
+   * does not exist; other store failures throw.
+   */
+  SortedMap<String, byte[]> attributes(ObjectKey key) {
     Loaded loaded = new Loaded();
     store.getXattrs(
-        PgMeta.metaKey(id),
+        key,
         "",
         (value, f) -> {
           loaded.attrs = value;
@@ -71,14 +87,14 @@ final class ShardPgs {
     }
     if (loaded.failure != null) {
       if (loaded.failure.code() == StoreException.Code.NOT_FOUND) {
-        return PgLog.empty(id);
+        return null;
       }
       throw ObjectOpsException.from(loaded.failure);
     }
-    return PgLog.load(id, loaded.attrs);
+    return loaded.attrs;
   }
 
-  /** What {@code getXattrs} completed with (it completes inside the call). */
+  /** What {@code getXattrs} completed with. */
   private static final class Loaded {
     SortedMap<String, byte[]> attrs;
     StoreException failure;

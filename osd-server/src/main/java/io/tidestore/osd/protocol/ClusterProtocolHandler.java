@@ -1,10 +1,13 @@
 package io.tidestore.osd.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.tidestore.cluster.placement.PgId;
 import io.tidestore.osd.metrics.OpLatencies;
 import io.tidestore.osd.ops.ClientRequest;
 import io.tidestore.osd.ops.ClusterOps;
+import io.tidestore.osd.ops.LogSync;
 import io.tidestore.osd.ops.Mutation;
+import io.tidestore.osd.ops.ObjectChunk;
 import io.tidestore.osd.ops.ObjectOpsException;
 import io.tidestore.osd.ops.RepOp;
 import java.util.logging.Logger;
@@ -94,7 +97,73 @@ final class ClusterProtocolHandler extends PipelinedOpHandler {
               send(Wire.finish(reply, 0));
             });
       }
+      case V2Recovery.GET_LOG,
+          V2Recovery.PUSH,
+          V2Recovery.PULL,
+          V2Recovery.LOG_SYNC,
+          V2Recovery.LIST_PG -> {
+        access.checkPeer(op);
+        recoveryOp(op, id, body);
+      }
       default -> throw new OpException(Status.EOPNOTSUPP, "unknown " + Op.name(op));
+    }
+  }
+
+  private void recoveryOp(int op, long id, ByteBuf body) {
+    long[] epoch = new long[1];
+    PgId pg = V2Recovery.readHeader(body, epoch);
+    switch (op) {
+      case V2Recovery.GET_LOG -> {
+        RequestBodies.end(body, op);
+        track(
+            op,
+            id,
+            ops.getLog(epoch[0], pg),
+            (o, i, log) -> {
+              ByteBuf reply = begin(o, i, 16 + 64 * log.entries().size());
+              V2Recovery.writeLog(reply, log);
+              send(Wire.finish(reply, 0));
+            });
+      }
+      case V2Recovery.PUSH -> {
+        ObjectChunk chunk = V2Recovery.readChunk(body);
+        track(op, id, ops.push(epoch[0], pg, chunk), this::replyEmpty);
+      }
+      case V2Recovery.PULL -> {
+        String name = RequestBodies.name(body);
+        long offset = RequestBodies.offset(body, "offset");
+        int max = RequestBodies.length(body, FrameDescriptor.MAX_DATA, "pull length");
+        RequestBodies.end(body, op);
+        track(
+            op,
+            id,
+            ops.pull(epoch[0], pg, name, offset, max),
+            (o, i, chunk) -> {
+              ByteBuf reply = begin(o, i, 64 + Wire.utf8Length(chunk.name()));
+              V2Recovery.writeChunkFields(reply, chunk);
+              ctx.write(Wire.finish(reply, chunk.data().readableBytes()));
+              send(chunk.data());
+            });
+      }
+      case V2Recovery.LOG_SYNC -> {
+        LogSync sync = V2Recovery.readLogSync(body);
+        track(op, id, ops.logSync(epoch[0], pg, sync), this::replyEmpty);
+      }
+      case V2Recovery.LIST_PG -> {
+        int max = RequestBodies.length(body, 1024, "list count");
+        String after = Wire.readString(body, FrameDescriptor.MAX_NAME, "list cursor");
+        RequestBodies.end(body, op);
+        track(
+            op,
+            id,
+            ops.listPg(epoch[0], pg, after, Math.max(1, max)),
+            (o, i, page) -> {
+              ByteBuf reply = begin(o, i, 5 + 64 * page.names().size());
+              V2Recovery.writeNamePage(reply, page);
+              send(Wire.finish(reply, 0));
+            });
+      }
+      default -> throw new IllegalStateException(Op.name(op));
     }
   }
 

@@ -253,11 +253,7 @@ final class ObjectProtocolHandler extends PipelinedOpHandler {
 
   private void replyList(int op, long id, NamePage page) {
     ByteBuf reply = Replies.begin(ctx.alloc(), op, id, 5 + 64 * page.names().size());
-    reply.writeInt(page.names().size());
-    for (String name : page.names()) {
-      Wire.writeString(reply, name);
-    }
-    reply.writeByte(page.more() ? 1 : 0);
+    V2Recovery.writeNamePage(reply, page);
     send(Wire.finish(reply, 0));
   }
 }

@@ -52,6 +52,11 @@ public final class Op {
       case RM_XATTR -> "rmxattr";
       case V2.REP_OP -> "rep_op";
       case V2.PG_QUERY -> "pg_query";
+      case V2Recovery.GET_LOG -> "get_log";
+      case V2Recovery.PUSH -> "push";
+      case V2Recovery.PULL -> "pull";
+      case V2Recovery.LOG_SYNC -> "log_sync";
+      case V2Recovery.LIST_PG -> "list_pg";
       default -> String.format("op 0x%02x", op);
     };
   }

@@ -13,7 +13,11 @@ import io.tidestore.cluster.pg.PgLogEntry;
 import io.tidestore.cluster.pg.PgPeerInfo;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.osd.ops.ClientRequest;
+import io.tidestore.osd.ops.LogCopy;
+import io.tidestore.osd.ops.LogSync;
 import io.tidestore.osd.ops.Mutation;
+import io.tidestore.osd.ops.NamePage;
+import io.tidestore.osd.ops.ObjectChunk;
 import io.tidestore.osd.ops.RepOp;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -122,5 +126,57 @@ class V2Test {
     OpException e =
         assertThrows(OpException.class, () -> V2.readMutation(Op.READ, Unpooled.buffer()));
     assertEquals(Status.EOPNOTSUPP, e.status());
+  }
+
+  @Test
+  void recoveryBodiesRoundTrip() {
+    ByteBuf h = Unpooled.buffer();
+    V2Recovery.writeHeader(h, 12, PG);
+    long[] epoch = new long[1];
+    assertEquals(PG, V2Recovery.readHeader(h, epoch));
+    assertEquals(12, epoch[0]);
+
+    java.util.TreeMap<String, byte[]> xattrs = new java.util.TreeMap<>();
+    xattrs.put("_v", new byte[] {1, 2});
+    xattrs.put("owner", new byte[0]);
+    ObjectChunk chunk =
+        new ObjectChunk(
+            "obj",
+            false,
+            true,
+            true,
+            8192,
+            9000,
+            xattrs,
+            Unpooled.wrappedBuffer(new byte[] {7, 8}));
+    ByteBuf c = Unpooled.buffer();
+    V2Recovery.writeChunkFields(c, chunk);
+    c.writeBytes(chunk.data(), 0, 2);
+    ObjectChunk back = V2Recovery.readChunk(c);
+    assertEquals(chunk.name(), back.name());
+    assertEquals(List.of(false, true, true), List.of(back.missing(), back.first(), back.last()));
+    assertEquals(8192, back.offset());
+    assertEquals(9000, back.size());
+    assertEquals(xattrs.keySet(), back.xattrs().keySet());
+    assertArrayEquals(new byte[] {1, 2}, back.xattrs().get("_v"));
+    assertArrayEquals(new byte[] {7, 8}, ByteBufUtil.getBytes(back.data()));
+    back.release();
+
+    LogSync sync =
+        new LogSync(
+            new Eversion(3, 9), List.of(new Eversion(2, 10)), List.of(entry("a"), entry("b")));
+    ByteBuf s = Unpooled.buffer();
+    V2Recovery.writeLogSync(s, sync);
+    assertEquals(sync, V2Recovery.readLogSync(s));
+
+    LogCopy log = new LogCopy(new Eversion(1, 1), List.of(entry("x")));
+    ByteBuf l = Unpooled.buffer();
+    V2Recovery.writeLog(l, log);
+    assertEquals(log, V2Recovery.readLog(l));
+
+    NamePage page = new NamePage(List.of("a", "b"), true);
+    ByteBuf p = Unpooled.buffer();
+    V2Recovery.writeNamePage(p, page);
+    assertEquals(page, V2Recovery.readNamePage(p));
   }
 }

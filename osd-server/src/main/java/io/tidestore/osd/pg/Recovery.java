@@ -1,0 +1,357 @@
+package io.tidestore.osd.pg;
+
+import io.tidestore.cluster.map.PoolInfo;
+import io.tidestore.cluster.pg.Eversion;
+import io.tidestore.cluster.pg.PgLogEntry;
+import io.tidestore.cluster.pg.PgPeerInfo;
+import io.tidestore.osd.ops.LogCopy;
+import io.tidestore.osd.ops.LogSync;
+import io.tidestore.osd.ops.NamePage;
+import io.tidestore.osd.ops.ObjectChunk;
+import io.tidestore.store.api.HashRange;
+import io.tidestore.store.api.ListPage;
+import io.tidestore.store.api.ObjectKey;
+import io.tidestore.store.api.StoreException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.logging.Logger;
+
+/**
+ * A primary's recovery of a PG whose members' logs differ (Ceph's log-based recovery and backfill,
+ * one object at a time): the member with the newest head is the authority; a primary behind it
+ * first pulls what it misses, then each member behind the primary gets what it misses pushed. A
+ * member whose log still overlaps the authority's gets the objects of the entries it lacks or holds
+ * without the authority (divergent: rolled back to the authority's state); one that missed more
+ * than the log keeps is backfilled (every object of the PG, and its own extra objects removed). Its
+ * log then becomes the authority's. Afterwards the primary peers again, which checks the outcome.
+ * Client ops wait meanwhile (the PG is {@code recovering}). A new interval abandons it. Runs on the
+ * PG's shard thread.
+ */
+// Each step's future is chained; the last one's outcome is handled in whenCompleteAsync.
+@SuppressWarnings("FutureReturnValueIgnored")
+final class Recovery {
+  private static final Logger LOG = Logger.getLogger(Recovery.class.getName());
+
+  /** Bytes moved per piece (the receiver applies a piece in transactions that fit its records). */
+  static final int CHUNK = 1 << 20;
+
+  /** Names asked per page when listing a PG for a backfill. */
+  private static final int PAGE = 256;
+
+  private final ShardPgs shard;
+
+  Recovery(ShardPgs shard) {
+    this.shard = shard;
+  }
+
+  /** Starts recovering {@code pg}, whose members answered peering with {@code heads}. */
+  void start(Pg pg, Map<Integer, PgPeerInfo> heads) {
+    long round = pg.peeringRound;
+    pg.state = Pg.State.RECOVERING;
+    int self = shard.self();
+    int authority = self;
+    Eversion best = pg.log.head();
+    for (var h : heads.entrySet()) {
+      if (h.getValue().head().after(best)) {
+        authority = h.getKey();
+        best = h.getValue().head();
+      }
+    }
+    LOG.info(
+        "pg "
+            + pg.id
+            + " recovering: authority osd."
+            + authority
+            + " at "
+            + best
+            + ", members "
+            + heads);
+    CompletableFuture<Void> chain =
+        authority == self ? CompletableFuture.completedFuture(null) : catchUp(pg, authority, round);
+    for (var h : heads.entrySet()) {
+      int osd = h.getKey();
+      chain =
+          chain.thenComposeAsync(
+              v -> {
+                check(pg, round);
+                return pg.log.head().equals(h.getValue().head()) && osd != self
+                    ? CompletableFuture.<Void>completedFuture(null)
+                    : recoverMember(pg, osd, round);
+              },
+              shard.executor);
+    }
+    chain.whenCompleteAsync(
+        (v, e) -> {
+          if (pg.peeringRound != round) {
+            return;
+          }
+          if (e != null) {
+            LOG.warning("pg " + pg.id + " recovery stopped: " + e + "; peering again in 1 s");
+            shard.later(1000, () -> repeer(pg, round));
+          } else {
+            repeer(pg, round);
+          }
+        },
+        shard.executor);
+  }
+
+  private void repeer(Pg pg, long round) {
+    if (pg.peeringRound == round) {
+      pg.peeringRound++;
+      pg.state = Pg.State.PEERING;
+      shard.peering.start(pg);
+    }
+  }
+
+  private static void check(Pg pg, long round) {
+    if (pg.peeringRound != round) {
+      throw new CancellationException("pg " + pg.id + " started a new interval");
+    }
+  }
+
+  private String address(int osd) {
+    String address = shard.services.map().get().address(osd);
+    if (address == null) {
+      throw new IllegalStateException("osd." + osd + " has no address in the map");
+    }
+    return address;
+  }
+
+  private long epoch() {
+    return shard.services.map().get().epoch();
+  }
+
+  /** A member behind the primary: its missing or divergent objects pushed, then its log synced. */
+  private CompletableFuture<Void> recoverMember(Pg pg, int osd, long round) {
+    return shard
+        .services
+        .peers()
+        .getLog(osd, address(osd), epoch(), pg.id)
+        .thenComposeAsync(
+            theirs -> {
+              check(pg, round);
+              LogCopy mine = new LogCopy(pg.log.tail(), new ArrayList<>(pg.log.entries().values()));
+              if (mine.head().equals(theirs.head()) && mine.entries().equals(theirs.entries())) {
+                return CompletableFuture.<Void>completedFuture(null);
+              }
+              Plan plan = Plan.of(mine, theirs);
+              LOG.info("pg " + pg.id + ": " + plan.describe("osd." + osd));
+              CompletableFuture<List<String>> objects =
+                  plan.backfill
+                      ? backfillNames(pg, osd, round)
+                      : CompletableFuture.completedFuture(new ArrayList<>(plan.objects));
+              return objects
+                  .thenComposeAsync(
+                      names -> each(names, 0, n -> push(pg, osd, round, n)), shard.executor)
+                  .thenCompose(
+                      v ->
+                          shard
+                              .services
+                              .peers()
+                              .logSync(osd, address(osd), epoch(), pg.id, plan.sync));
+            },
+            shard.executor);
+  }
+
+  /** Every object of the PG here, and the member's that are not here (which the pushes remove). */
+  private CompletableFuture<List<String>> backfillNames(Pg pg, int osd, long round) {
+    LinkedHashSet<String> names = new LinkedHashSet<>(localNames(pg));
+    return theirNames(pg, osd, "", names, round).thenApply(v -> new ArrayList<>(names));
+  }
+
+  private CompletableFuture<Void> theirNames(
+      Pg pg, int osd, String after, Set<String> into, long round) {
+    return shard
+        .services
+        .peers()
+        .listPg(osd, address(osd), epoch(), pg.id, after, PAGE)
+        .thenComposeAsync(
+            (NamePage page) -> {
+              check(pg, round);
+              into.addAll(page.names());
+              return page.more() && !page.names().isEmpty()
+                  ? theirNames(pg, osd, page.names().get(page.names().size() - 1), into, round)
+                  : CompletableFuture.<Void>completedFuture(null);
+            },
+            shard.executor);
+  }
+
+  /** The PG's objects in this shard (a listing completes inside the call). */
+  private List<String> localNames(Pg pg) {
+    PoolInfo pool = shard.services.map().get().map().pools().get(pg.id.pool());
+    List<String> names = new ArrayList<>();
+    if (pool == null) {
+      return names;
+    }
+    HashRange range = HashRange.ofPg(pool.pgNum(), pg.id.seed());
+    ObjectKey[] cursor = {null};
+    boolean[] more = {true};
+    while (more[0]) {
+      StoreException[] failure = {null};
+      shard.store.listHashRange(
+          pg.id.pool(),
+          range,
+          cursor[0],
+          PAGE,
+          (ListPage page, StoreException f) -> {
+            failure[0] = f;
+            if (f == null) {
+              for (ObjectKey k : page.keys()) {
+                names.add(k.name());
+              }
+              cursor[0] = page.next();
+              more[0] = !page.isLast();
+            }
+          });
+      if (failure[0] != null) {
+        throw io.tidestore.osd.ops.ObjectOpsException.from(failure[0]);
+      }
+    }
+    return names;
+  }
+
+  /** Runs {@code copy} on each of {@code names}, one after the other. */
+  private CompletableFuture<Void> each(
+      List<String> names,
+      int from,
+      java.util.function.Function<String, CompletableFuture<Void>> copy) {
+    if (from >= names.size()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return copy.apply(names.get(from))
+        .thenComposeAsync(v -> each(names, from + 1, copy), shard.executor);
+  }
+
+  /**
+   * Copies one object a piece at a time: {@code read} gets the piece at an offset, {@code write}
+   * applies it where it goes (it owns the piece).
+   */
+  private CompletableFuture<Void> copyObject(
+      Pg pg,
+      long round,
+      long offset,
+      java.util.function.LongFunction<CompletableFuture<ObjectChunk>> read,
+      java.util.function.Function<ObjectChunk, CompletableFuture<Void>> write) {
+    check(pg, round);
+    return read.apply(offset)
+        .thenComposeAsync(
+            (ObjectChunk chunk) -> {
+              boolean last = chunk.last() || chunk.missing();
+              long next = chunk.offset() + chunk.data().readableBytes();
+              return write
+                  .apply(chunk)
+                  .thenComposeAsync(
+                      v ->
+                          last
+                              ? CompletableFuture.<Void>completedFuture(null)
+                              : copyObject(pg, round, next, read, write),
+                      shard.executor);
+            },
+            shard.executor);
+  }
+
+  /** Pushes object {@code name} from here to member {@code osd}. */
+  private CompletableFuture<Void> push(Pg pg, int osd, long round, String name) {
+    return copyObject(
+        pg,
+        round,
+        0,
+        offset -> shard.copies.read(pg.id, name, offset, CHUNK),
+        chunk -> shard.services.peers().push(osd, address(osd), epoch(), pg.id, chunk));
+  }
+
+  /** Pulls object {@code name} from member {@code osd} to here. */
+  private CompletableFuture<Void> pull(Pg pg, int osd, long round, String name) {
+    return copyObject(
+        pg,
+        round,
+        0,
+        offset ->
+            shard.services.peers().pull(osd, address(osd), epoch(), pg.id, name, offset, CHUNK),
+        chunk -> shard.copies.write(pg.id, chunk));
+  }
+
+  /** The primary behind the authority: pulls what it misses, then takes the authority's log. */
+  private CompletableFuture<Void> catchUp(Pg pg, int authority, long round) {
+    return shard
+        .services
+        .peers()
+        .getLog(authority, address(authority), epoch(), pg.id)
+        .thenComposeAsync(
+            theirs -> {
+              check(pg, round);
+              LogCopy mine = new LogCopy(pg.log.tail(), new ArrayList<>(pg.log.entries().values()));
+              Plan plan = Plan.of(theirs, mine);
+              LOG.info("pg " + pg.id + ": " + plan.describe("osd." + shard.self() + " (primary)"));
+              CompletableFuture<List<String>> objects;
+              if (plan.backfill) {
+                LinkedHashSet<String> names = new LinkedHashSet<>(localNames(pg));
+                objects =
+                    theirNames(pg, authority, "", names, round)
+                        .thenApply(v -> new ArrayList<>(names));
+              } else {
+                objects = CompletableFuture.completedFuture(new ArrayList<>(plan.objects));
+              }
+              return objects
+                  .thenComposeAsync(
+                      names -> each(names, 0, n -> pull(pg, authority, round, n)), shard.executor)
+                  .thenComposeAsync(v -> LogSyncs.apply(shard, pg, plan.sync), shard.executor);
+            },
+            shard.executor);
+  }
+
+  /**
+   * What a copy behind the authority needs: its objects to fix and the log changes, or a backfill
+   * when the authority trimmed entries that copy never had.
+   */
+  record Plan(boolean backfill, Set<String> objects, LogSync sync) {
+    static Plan of(LogCopy authority, LogCopy behind) {
+      // The authority trimmed entries this copy never had: its log cannot say what to fix.
+      boolean backfill = behind.head().compareTo(authority.tail()) < 0;
+      Set<PgLogEntry> theirs = new HashSet<>(authority.entries());
+      Set<PgLogEntry> mine = new HashSet<>(behind.entries());
+      if (backfill) {
+        List<Eversion> all = new ArrayList<>();
+        for (PgLogEntry e : behind.entries()) {
+          all.add(e.version());
+        }
+        return new Plan(true, Set.of(), new LogSync(authority.tail(), all, authority.entries()));
+      }
+      LinkedHashSet<String> objects = new LinkedHashSet<>();
+      List<Eversion> divergent = new ArrayList<>();
+      for (PgLogEntry e : behind.entries()) {
+        if (e.version().after(authority.tail()) && !theirs.contains(e)) {
+          divergent.add(e.version());
+          objects.add(e.object());
+        }
+      }
+      List<PgLogEntry> missing = new ArrayList<>();
+      for (PgLogEntry e : authority.entries()) {
+        if (!mine.contains(e)) {
+          missing.add(e);
+          objects.add(e.object());
+        }
+      }
+      return new Plan(false, objects, new LogSync(behind.tail(), divergent, missing));
+    }
+
+    String describe(String who) {
+      return backfill
+          ? who + " needs a backfill (it missed more than the log keeps)"
+          : who
+              + " gets "
+              + objects.size()
+              + " objects ("
+              + sync.add().size()
+              + " entries missing, "
+              + sync.remove().size()
+              + " divergent)";
+    }
+  }
+}

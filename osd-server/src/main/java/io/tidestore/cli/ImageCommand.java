@@ -6,7 +6,12 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.tidestore.bench.job.ByteSize;
 import io.tidestore.client.ClientObjectOps;
+import io.tidestore.client.ClusterClient;
+import io.tidestore.client.ClusterObjectOps;
 import io.tidestore.client.ShardAwareClient;
+import io.tidestore.cluster.client.MonAddresses;
+import io.tidestore.cluster.tls.TlsLinks;
+import io.tidestore.cluster.wire.LinkSecurity;
 import io.tidestore.osd.image.ImageAdmin;
 import io.tidestore.osd.image.ImageAdmin.ImageException;
 import io.tidestore.osd.image.ImageAdmin.ImageInfo;
@@ -27,6 +32,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
@@ -51,8 +57,24 @@ final class ImageCommand {
   @Option(
       names = "--osd",
       paramLabel = "HOST:PORT",
-      description = "The OSD's object protocol address. Default: ${DEFAULT-VALUE}.")
-  String osd = "127.0.0.1:6800";
+      description =
+          "A standalone OSD's object protocol address. Default: 127.0.0.1:6800 (unless --mon or"
+              + " $TIDESTORE_MON names a cluster).")
+  String osd;
+
+  @Option(
+      names = "--mon",
+      paramLabel = "H:P[,H:P...]",
+      scope = ScopeType.INHERIT,
+      description = "A cluster's monitors: the images are the pool's. Default: $TIDESTORE_MON.")
+  String mon;
+
+  @Option(
+      names = "--pool",
+      paramLabel = "NAME",
+      scope = ScopeType.INHERIT,
+      description = "The cluster pool of the images (with --mon). Default: rbd.")
+  String pool = "rbd";
 
   @Mixin ClientTlsOptions tls = new ClientTlsOptions();
 
@@ -62,6 +84,11 @@ final class ImageCommand {
   }
 
   int withClient(CommandSpec spec, Action action) throws Exception {
+    String monitors = mon != null ? mon : osd == null ? System.getenv(MonAddresses.ENV) : null;
+    if (monitors != null && !monitors.isBlank()) {
+      return withCluster(spec, monitors, action);
+    }
+    String osd = this.osd != null ? this.osd : "127.0.0.1:6800";
     int colon = osd.lastIndexOf(':');
     if (colon <= 0) {
       spec.commandLine().getErr().println("tidestore image: --osd wants HOST:PORT, got " + osd);
@@ -93,6 +120,30 @@ final class ImageCommand {
       // A closed channel still deregisters through a task on its loop: a short quiet period
       // lets that task run instead of being rejected by a loop that is already gone.
       group.shutdownGracefully(20, 2000, TimeUnit.MILLISECONDS).syncUninterruptibly();
+    }
+  }
+
+  /** Runs {@code action} on the images of a cluster pool, through a client that follows the map. */
+  private int withCluster(CommandSpec spec, String monitors, Action action) throws Exception {
+    java.nio.file.Path certificates = tls.directory();
+    try (ClusterClient client =
+        ClusterClient.connect(
+            MonAddresses.parse(monitors),
+            certificates == null ? LinkSecurity.PLAINTEXT : TlsLinks.client(certificates),
+            tls.objectProtocol(),
+            java.time.Duration.ofSeconds(60))) {
+      return action.run(
+          new ImageAdmin(new ClusterObjectOps(client, pool)), spec.commandLine().getOut());
+    } catch (ImageException e) {
+      spec.commandLine().getErr().println("tidestore image: " + e.getMessage());
+      return 1;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      spec.commandLine().getErr().println("tidestore image: " + cause.getMessage());
+      return isMissing(cause) ? 2 : 1;
+    } catch (java.io.IOException | IllegalArgumentException e) {
+      spec.commandLine().getErr().println("tidestore image: " + e.getMessage());
+      return 1;
     }
   }
 

@@ -30,6 +30,7 @@ import picocli.CommandLine.Command;
       CompareCommand.class,
       AdminCommand.class,
       ImageCommand.class,
+      NbdGatewayCommand.class,
       TlsCommand.class,
       VersionCommand.class,
       CompletionCommand.class,

@@ -9,14 +9,17 @@ import io.tidestore.cluster.client.MonAddresses;
 import io.tidestore.cluster.client.MonClient;
 import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.PoolInfo;
+import io.tidestore.cluster.placement.PgId;
 import io.tidestore.cluster.placement.PgMapping;
 import io.tidestore.cluster.placement.Placement;
 import io.tidestore.cluster.wire.LinkSecurity;
+import io.tidestore.osd.ops.NamePage;
 import io.tidestore.osd.ops.ObjectInfo;
 import io.tidestore.osd.ops.ObjectOpsException;
 import io.tidestore.osd.ops.ObjectOpsException.Code;
 import io.tidestore.osd.protocol.Op;
 import io.tidestore.osd.protocol.V2;
+import io.tidestore.osd.protocol.V2Recovery;
 import io.tidestore.osd.protocol.Wire;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -133,6 +136,10 @@ public final class ClusterClient implements AutoCloseable {
     final ByteBuf payload; // released once the op is over
     final Function<ByteBuf, T> parser;
     final long tid = tids.incrementAndGet();
+
+    /** The PG an op names instead of an object (LIST_PG), or -1. */
+    int seed = -1;
+
     final long deadline = System.nanoTime() + opTimeout.toNanos();
     final CompletableFuture<T> result = new CompletableFuture<>();
     int tries;
@@ -166,7 +173,8 @@ public final class ClusterClient implements AutoCloseable {
             new ObjectOpsException(Code.NOT_FOUND, "no pool " + pool + " in map " + map.epoch()));
         return;
       }
-      PgMapping mapping = placement.object(info, name);
+      PgMapping mapping =
+          seed >= 0 ? placement.pg(new PgId(info.id(), seed)) : placement.object(info, name);
       int primary = mapping.actingPrimary();
       if (primary < 0) {
         retryOrFail(
@@ -181,8 +189,12 @@ public final class ClusterClient implements AutoCloseable {
                       op,
                       V2.PREFIX + 2 + Wire.utf8Length(name) + 16,
                       out -> {
-                        V2.writePrefix(out, map.epoch(), info.id(), clientId, tid);
-                        Wire.writeString(out, name);
+                        if (seed >= 0) {
+                          V2Recovery.writeHeader(out, map.epoch(), mapping.pg());
+                        } else {
+                          V2.writePrefix(out, map.epoch(), info.id(), clientId, tid);
+                          Wire.writeString(out, name);
+                        }
                         fields.write(out);
                       },
                       payload == null ? null : payload.retainedDuplicate()))
@@ -268,6 +280,25 @@ public final class ClusterClient implements AutoCloseable {
       ByteBuf payload,
       Function<ByteBuf, T> parser) {
     Attempts<T> a = new Attempts<>(op, pool, name, fields, payload, parser);
+    a.send();
+    return a.result;
+  }
+
+  /**
+   * Names of the objects of PG {@code seed} of {@code pool}, as its primary holds them, after
+   * {@code after} ("" = from the start), at most {@code max}, in the store's hash order. Needs the
+   * {@code *} cap where the OSDs have an auth file.
+   */
+  public CompletableFuture<NamePage> listPg(String pool, int seed, String after, int max) {
+    Attempts<NamePage> a =
+        new Attempts<>(
+            V2Recovery.LIST_PG,
+            pool,
+            "",
+            out -> V2Recovery.writeListPg(out, after, max),
+            null,
+            V2Recovery::readNamePage);
+    a.seed = seed;
     a.send();
     return a.result;
   }

@@ -214,7 +214,11 @@ public final class Journal implements SealedRecords.Owner {
         - openBlocks;
   }
 
-  /** New segments the last {@link #reserve} that found no space needed. */
+  /**
+   * New segments the last {@link #reserve} that found no space needed for its own operation: those
+   * the open batch needs to be placed are not counted, since it is sealed and placed whether or not
+   * the operation waits (so 0 when only the open batch lacks a segment).
+   */
   public int segmentsWanted() {
     return segmentsWanted;
   }
@@ -291,7 +295,10 @@ public final class Journal implements SealedRecords.Owner {
         return open;
       }
       if (!head.hasSegments(head.segmentsNeeded(sealedLen, alone), keep)) {
-        segmentsWanted = head.segmentsNeeded(sealedLen, alone);
+        // The open batch goes out whether or not this operation waits, and the segment it opens
+        // is its own (its operations were admitted, relocations may take the reserve): what this
+        // operation waits for is only the segments it adds.
+        segmentsWanted = head.segmentsNeeded(sealedLen, alone) - head.segmentsNeeded(sealedLen);
         return null;
       }
       seal();

@@ -31,6 +31,7 @@ import picocli.CommandLine.Command;
       AdminCommand.class,
       ImageCommand.class,
       NbdGatewayCommand.class,
+      ThrashCommand.class,
       TlsCommand.class,
       VersionCommand.class,
       CompletionCommand.class,

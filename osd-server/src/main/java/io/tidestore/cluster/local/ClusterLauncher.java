@@ -110,36 +110,7 @@ public final class ClusterLauncher {
           awaitMap(client, m -> m.initialized(), MON_WAIT, "the monitors to form a quorum");
       out.println("monitors up: " + monitors + " (cluster " + map.fsid() + ")");
       for (int i = 0; i < osds; i++) {
-        Path data = dir.resolve("osd." + i);
-        daemons.add(
-            start(
-                "osd." + i,
-                data,
-                List.of(
-                    "osd",
-                    "--mon",
-                    monitors,
-                    "--data",
-                    data.toString(),
-                    "--listen",
-                    "127.0.0.1",
-                    "--port",
-                    "0",
-                    "--nbd-port",
-                    "0",
-                    "--metrics-port",
-                    "0",
-                    "--shards",
-                    "2",
-                    "--shard-size",
-                    "256m",
-                    "--cache-size",
-                    "256m",
-                    "--reactors",
-                    "1",
-                    "--cpu-policy",
-                    "none"),
-                tlsFlags));
+        daemons.add(startOsd("osd." + i, monitors, tlsFlags));
         new LocalCluster(monitors, monPorts, daemons, certificates).write(dir);
       }
       map = awaitMap(client, m -> m.numUp() >= osds, OSD_WAIT, osds + " OSDs to be up");
@@ -148,6 +119,66 @@ public final class ClusterLauncher {
       report(cluster, map);
       return cluster;
     }
+  }
+
+  /** Starts OSD {@code name} (its data in {@code DIR/name}) with the cluster's small defaults. */
+  private LocalCluster.Daemon startOsd(String name, String monitors, List<String> tlsFlags)
+      throws IOException {
+    Path data = dir.resolve(name);
+    return start(
+        name,
+        data,
+        List.of(
+            "osd",
+            "--mon",
+            monitors,
+            "--data",
+            data.toString(),
+            "--listen",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--nbd-port",
+            "0",
+            "--metrics-port",
+            "0",
+            "--shards",
+            "2",
+            "--shard-size",
+            "256m",
+            "--cache-size",
+            "256m",
+            "--reactors",
+            "1",
+            "--cpu-policy",
+            "none"),
+        tlsFlags);
+  }
+
+  /**
+   * Starts OSD daemon {@code name} of the cluster in this directory again (after it died), with the
+   * arguments {@code up} gave it, and records its new pid in cluster.json; the cluster as written.
+   */
+  public LocalCluster restartOsd(String name) throws IOException {
+    LocalCluster cluster = LocalCluster.read(dir);
+    List<String> tlsFlags =
+        cluster.certificates() == null
+            ? List.of()
+            : List.of(
+                "--tls",
+                "require",
+                "--tls-verify-peer",
+                "--tls-certificates",
+                dir.resolve("pki").toString());
+    LocalCluster.Daemon started = startOsd(name, cluster.monitors(), tlsFlags);
+    List<LocalCluster.Daemon> daemons = new ArrayList<>();
+    for (LocalCluster.Daemon d : cluster.daemons()) {
+      daemons.add(d.name().equals(name) ? started : d);
+    }
+    LocalCluster updated =
+        new LocalCluster(cluster.monitors(), cluster.mons(), daemons, cluster.certificates());
+    updated.write(dir);
+    return updated;
   }
 
   private void report(LocalCluster cluster, ClusterMap map) {

@@ -62,10 +62,17 @@ final class PeerLinks implements AutoCloseable {
               if (old != null && old.link().isDone() && !old.link().isCompletedExceptionally()) {
                 old.link().join().close();
               }
+              // A handshake that never ends (the address now belongs to some other listener: a
+              // restarted daemon's port reused) must not hold every request to this OSD.
               return new Link(
                   address,
                   ClusterLink.connect(
-                      group, NioSocketChannel.class, MonAddresses.parseOne(address), tls, epochs));
+                          group,
+                          NioSocketChannel.class,
+                          MonAddresses.parseOne(address),
+                          tls,
+                          epochs)
+                      .orTimeout(REQUEST_SECONDS, java.util.concurrent.TimeUnit.SECONDS));
             });
     return current.link();
   }
@@ -76,14 +83,16 @@ final class PeerLinks implements AutoCloseable {
    */
   CompletableFuture<Void> replicate(int osd, String address, RepOp op) {
     ByteBuf payload = V2.payload(op.mutation());
-    return link(osd, address)
-        .thenCompose(
-            l ->
-                l.request(
-                    V2.REP_OP,
-                    64 + 2 * op.entry().object().length(),
-                    out -> V2.writeRepOp(out, op),
-                    payload == null ? null : payload.retainedDuplicate()))
+    return timed(
+            osd,
+            link(osd, address)
+                .thenCompose(
+                    l ->
+                        l.request(
+                            V2.REP_OP,
+                            64 + 2 * op.entry().object().length(),
+                            out -> V2.writeRepOp(out, op),
+                            payload == null ? null : payload.retainedDuplicate())))
         .thenApply(
             body -> {
               body.release();
@@ -93,10 +102,16 @@ final class PeerLinks implements AutoCloseable {
 
   /** Asks OSD {@code osd} for its copy of {@code pg}. */
   CompletableFuture<PgPeerInfo> query(int osd, String address, long epoch, PgId pg) {
-    return link(osd, address)
-        .thenCompose(
-            l ->
-                l.request(V2.PG_QUERY, V2.PREFIX + 4, out -> V2.writePgQuery(out, epoch, pg), null))
+    return timed(
+            osd,
+            link(osd, address)
+                .thenCompose(
+                    l ->
+                        l.request(
+                            V2.PG_QUERY,
+                            V2.PREFIX + 4,
+                            out -> V2.writePgQuery(out, epoch, pg),
+                            null)))
         .thenApply(
             body -> {
               try {
@@ -106,6 +121,12 @@ final class PeerLinks implements AutoCloseable {
               }
             });
   }
+
+  /**
+   * How long a peering or recovery request may go unanswered before it fails (and is asked again by
+   * peering, or recovery starts over): a member that stopped answering must not hold a PG.
+   */
+  static final long REQUEST_SECONDS = 30;
 
   /** Sends a recovery request to OSD {@code osd}: the header, then {@code fields}. */
   private CompletableFuture<ByteBuf> recovery(
@@ -117,17 +138,19 @@ final class PeerLinks implements AutoCloseable {
       int hint,
       ClusterLink.Body fields,
       ByteBuf trailing) {
-    return link(osd, address)
-        .thenCompose(
-            l ->
-                l.request(
-                    op,
-                    V2.PREFIX + 4 + hint,
-                    out -> {
-                      V2Recovery.writeHeader(out, epoch, pg);
-                      fields.write(out);
-                    },
-                    trailing));
+    return timed(
+        osd,
+        link(osd, address)
+            .thenCompose(
+                l ->
+                    l.request(
+                        op,
+                        V2.PREFIX + 4 + hint,
+                        out -> {
+                          V2Recovery.writeHeader(out, epoch, pg);
+                          fields.write(out);
+                        },
+                        trailing)));
   }
 
   private static <T> T reading(ByteBuf body, java.util.function.Function<ByteBuf, T> reader) {
@@ -196,6 +219,23 @@ final class PeerLinks implements AutoCloseable {
             out -> V2Recovery.writeListPg(out, after, max),
             null)
         .thenApply(b -> reading(b, V2Recovery::readNamePage));
+  }
+
+  /**
+   * {@code request} with a deadline: a request that goes unanswered fails, and the link it went on
+   * is dropped, so the next request opens a new one.
+   */
+  private <T> CompletableFuture<T> timed(int osd, CompletableFuture<T> request) {
+    return request
+        .orTimeout(REQUEST_SECONDS, java.util.concurrent.TimeUnit.SECONDS)
+        .whenComplete(
+            (v, e) -> {
+              if (e != null
+                  && io.tidestore.osd.ops.ObjectOpsException.unwrap(e)
+                      instanceof java.util.concurrent.TimeoutException) {
+                forget(osd);
+              }
+            });
   }
 
   /** Drops the link to {@code osd} (it went down): the next use opens a new one. */

@@ -86,19 +86,23 @@ final class Recovery {
               },
               shard.executor);
     }
-    chain.whenCompleteAsync(
-        (v, e) -> {
-          if (pg.peeringRound != round) {
-            return;
-          }
-          if (e != null) {
-            LOG.warning("pg " + pg.id + " recovery stopped: " + e + "; peering again in 1 s");
-            shard.later(1000, () -> repeer(pg, round));
-          } else {
-            repeer(pg, round);
-          }
-        },
-        shard.executor);
+    chain
+        // A step that hangs (a member that stopped answering) must not hold the PG for good.
+        .orTimeout(5, java.util.concurrent.TimeUnit.MINUTES)
+        .whenCompleteAsync(
+            (v, e) -> {
+              if (pg.peeringRound != round) {
+                return;
+              }
+              if (e != null) {
+                LOG.warning("pg " + pg.id + " recovery stopped: " + e + "; peering again in 1 s");
+                shard.later(1000, () -> repeer(pg, round));
+              } else {
+                LOG.info("pg " + pg.id + " recovered; peering again to check");
+                repeer(pg, round);
+              }
+            },
+            shard.executor);
   }
 
   private void repeer(Pg pg, long round) {

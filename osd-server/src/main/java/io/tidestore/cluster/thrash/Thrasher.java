@@ -1,0 +1,233 @@
+package io.tidestore.cluster.thrash;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.tidestore.client.ClusterClient;
+import io.tidestore.cluster.client.MonAddresses;
+import io.tidestore.cluster.local.ClusterLauncher;
+import io.tidestore.cluster.local.LocalCluster;
+import io.tidestore.cluster.tls.TlsLinks;
+import io.tidestore.cluster.wire.LinkSecurity;
+import io.tidestore.osd.ops.ObjectOpsException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Kills a random OSD of a local cluster with SIGKILL, lets the cluster run without it, restarts it,
+ * waits until it is up again, and so on for the time given, while writers keep replacing objects
+ * and reading others back. A read must hold the newest acknowledged version of its object (or the
+ * one whose write was in doubt when its client gave up): an older one is a lost or stale write, and
+ * anything else is corruption. At the end every object is checked once more. One OSD is down at a
+ * time, so a pool of size 3 and min_size 2 keeps taking writes throughout.
+ */
+public final class Thrasher {
+  private static final int WRITERS = 4;
+
+  private final Path dir;
+  private final PrintStream out;
+  private final Random random;
+  private final Duration duration;
+  private final String pool;
+  private final int objects;
+  private final long[] acked;
+  private final long[] doubtful;
+  private final AtomicLong writes = new AtomicLong();
+  private final AtomicLong reads = new AtomicLong();
+  private final List<String> violations = new ArrayList<>();
+  private volatile boolean stopping;
+
+  public Thrasher(
+      Path dir, PrintStream out, long seed, Duration duration, String pool, int objects) {
+    this.dir = dir;
+    this.out = out;
+    this.random = new Random(seed);
+    this.duration = duration;
+    this.pool = pool;
+    this.objects = objects;
+    this.acked = new long[objects];
+    this.doubtful = new long[objects];
+    java.util.Arrays.fill(doubtful, -1);
+  }
+
+  /** Runs; returns the violations found (none is a pass). */
+  public List<String> run() throws IOException, InterruptedException {
+    LocalCluster cluster = LocalCluster.read(dir);
+    ClusterLauncher launcher = new ClusterLauncher(dir, out);
+    LinkSecurity links =
+        cluster.certificates() == null
+            ? LinkSecurity.PLAINTEXT
+            : TlsLinks.client(cluster.certificates());
+    try (ClusterClient client =
+        ClusterClient.connect(
+            MonAddresses.parse(cluster.monitors()),
+            links,
+            cluster.certificates() == null
+                ? null
+                : io.tidestore.osd.security.TlsContexts.client(
+                    io.tidestore.osd.security.CertificateFiles.client(cluster.certificates()),
+                    io.netty.handler.ssl.SslProvider.JDK),
+            Duration.ofMinutes(3))) {
+      List<Thread> writers = new ArrayList<>();
+      for (int w = 0; w < WRITERS; w++) {
+        int slot = w;
+        writers.add(
+            Thread.ofPlatform().name("thrash-writer-" + w).start(() -> write(client, slot)));
+      }
+      long end = System.nanoTime() + duration.toNanos();
+      int kills = 0;
+      while (System.nanoTime() < end) {
+        sleep(3000 + random.nextInt(5000), end);
+        if (System.nanoTime() >= end) {
+          break;
+        }
+        List<LocalCluster.Daemon> osds = new ArrayList<>();
+        for (LocalCluster.Daemon d : LocalCluster.read(dir).daemons()) {
+          if (d.name().startsWith("osd.") && d.process().isPresent()) {
+            osds.add(d);
+          }
+        }
+        if (osds.isEmpty()) {
+          break;
+        }
+        LocalCluster.Daemon victim = osds.get(random.nextInt(osds.size()));
+        out.println("thrash: SIGKILL " + victim.name() + " (pid " + victim.pid() + ")");
+        victim.process().ifPresent(ProcessHandle::destroyForcibly);
+        kills++;
+        sleep(4000 + random.nextInt(6000), Long.MAX_VALUE);
+        launcher.restartOsd(victim.name());
+        out.println("thrash: restarted " + victim.name());
+        awaitAllUp(client, osds.size(), Duration.ofMinutes(2));
+      }
+      stopping = true;
+      for (Thread t : writers) {
+        t.join(TimeUnit.MINUTES.toMillis(4));
+      }
+      for (int o = 0; o < objects; o++) {
+        check(client, o);
+      }
+      out.println(
+          "thrash: "
+              + kills
+              + " OSD kills and restarts, "
+              + writes.get()
+              + " writes and "
+              + reads.get()
+              + " reads verified, "
+              + violations.size()
+              + " violations");
+      return violations;
+    }
+  }
+
+  private void sleep(long millis, long endNanos) throws InterruptedException {
+    long left = Math.min(millis, TimeUnit.NANOSECONDS.toMillis(endNanos - System.nanoTime()));
+    if (left > 0) {
+      Thread.sleep(left);
+    }
+  }
+
+  private static void awaitAllUp(ClusterClient client, int expected, Duration timeout)
+      throws InterruptedException {
+    long end = System.nanoTime() + timeout.toNanos();
+    while (client.map().numUp() < expected && System.nanoTime() < end) {
+      Thread.sleep(200);
+    }
+  }
+
+  /** One writer: its objects are those with {@code object % WRITERS == slot}. */
+  private void write(ClusterClient client, int slot) {
+    Random r = new Random(slot * 7919L + 1);
+    while (!stopping) {
+      int o = slot + WRITERS * r.nextInt(Math.max(1, objects / WRITERS));
+      if (o >= objects) {
+        continue;
+      }
+      long version = Math.max(acked[o], doubtful[o]) + 1;
+      try {
+        client
+            .write(
+                pool,
+                VerifiedObjects.name(o),
+                0,
+                Unpooled.wrappedBuffer(VerifiedObjects.content(o, version)))
+            .get(4, TimeUnit.MINUTES);
+        acked[o] = version;
+        doubtful[o] = -1;
+        writes.incrementAndGet();
+      } catch (ExecutionException | TimeoutException e) {
+        doubtful[o] = version; // it may or may not have been applied
+        out.println(
+            "thrash: write of " + VerifiedObjects.name(o) + " v" + version + " failed: " + e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      int other = slot + WRITERS * r.nextInt(Math.max(1, objects / WRITERS));
+      if (other < objects) {
+        check(client, other);
+      }
+    }
+  }
+
+  /** Reads object {@code o}: it must hold its newest acknowledged version or the one in doubt. */
+  private void check(ClusterClient client, int o) {
+    long expected = acked[o];
+    long maybe = doubtful[o];
+    byte[] bytes;
+    try {
+      ByteBuf data =
+          client
+              .read(pool, VerifiedObjects.name(o), 0, VerifiedObjects.SIZE)
+              .get(4, TimeUnit.MINUTES);
+      try {
+        bytes = ByteBufUtil.getBytes(data);
+      } finally {
+        data.release();
+      }
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof ObjectOpsException x
+          && x.code() == ObjectOpsException.Code.NOT_FOUND
+          && expected == 0) {
+        return; // never written
+      }
+      violation(o + ": read failed: " + e.getCause());
+      return;
+    } catch (TimeoutException e) {
+      violation(o + ": read did not complete in 4 minutes");
+      return;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    reads.incrementAndGet();
+    long found = VerifiedObjects.versionOf(o, bytes);
+    if (found < 0) {
+      violation(VerifiedObjects.name(o) + " holds no version of it (corrupt)");
+    } else if (found != expected && found != maybe && !(expected == 0 && found == 0)) {
+      violation(
+          VerifiedObjects.name(o)
+              + " holds v"
+              + found
+              + ", acknowledged v"
+              + expected
+              + (maybe >= 0 ? " (v" + maybe + " in doubt)" : ""));
+    }
+  }
+
+  private void violation(String what) {
+    synchronized (violations) {
+      violations.add(what);
+    }
+    out.println("thrash: VIOLATION " + what);
+  }
+}

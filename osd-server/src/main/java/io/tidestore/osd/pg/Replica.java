@@ -46,7 +46,9 @@ final class Replica {
     Eversion staged = lastStaged(pg, head);
     if (!entry.version().after(staged)) {
       rep.mutation().release();
-      done.complete(null); // sent again after a broken link: it is here already
+      // Sent again after a broken link: it is here already, but perhaps not yet durable, and the
+      // primary counts this answer as durable.
+      afterApplies(pg, () -> done.complete(null));
       return;
     }
     if (entry.version().version() != staged.version() + 1) {

@@ -129,7 +129,13 @@ final class ReactorShards implements PassHook, ShardOwner {
       IoQueueConfig queueConfig,
       ShardCaches cacheConfig)
       throws IOException {
-    IoQueue queue = IoQueues.create(queueConfig);
+    // Never DEFER_TASKRUN, as the classic engine's rings (IoThreadQueue): it leaves completions'
+    // work queued in the kernel until the owner enters with GETEVENTS, and the reactor enters only
+    // when the ring's eventfd fires, which the kernel signals only as that queue turns non-empty.
+    // The thrasher caught a reactor asleep with two finished ops of its ring never posted (fdinfo
+    // SqTail 2411, CqTail 2409) and its journal stalled for minutes, every write of its PGs with
+    // it.
+    IoQueue queue = IoQueues.create(queueConfig.withDeferTaskrun(false));
     List<ShardStore> mounted = new ArrayList<>();
     List<ExtentCache> caches = new ArrayList<>();
     IoQueueLoopBinding binding = null;

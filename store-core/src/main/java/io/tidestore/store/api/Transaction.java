@@ -76,7 +76,9 @@ public final class Transaction {
 
   /** Sets the size of {@code key}. */
   public Transaction truncate(ObjectKey key, long size) {
-    first[add(Kind.TRUNCATE, key)] = size;
+    // add() first: it may grow the arrays, and "first[add(...)]" would store into the old one.
+    int i = add(Kind.TRUNCATE, key);
+    first[i] = size;
     return this;
   }
 
@@ -110,7 +112,8 @@ public final class Transaction {
 
   /** Removes an attribute of {@code key} if it exists. */
   public Transaction removeXattr(ObjectKey key, String name) {
-    names[add(Kind.REMOVE_XATTR, key)] = Objects.requireNonNull(name, "name");
+    int i = add(Kind.REMOVE_XATTR, key); // first: add() may grow the arrays
+    names[i] = Objects.requireNonNull(name, "name");
     return this;
   }
 

@@ -186,6 +186,30 @@ class TransactionTest {
     assertArrayEquals(new byte[] {1}, xattr(META, "0"));
   }
 
+  /** Every kind of operation past the arrays' first capacity (they grow as operations come). */
+  @Test
+  void manyOperationsOfEveryKindInOneTransaction() throws IOException {
+    Transaction t = new Transaction();
+    for (int i = 0; i < 40; i++) {
+      t.setXattr(META, "k" + i, new byte[] {(byte) i});
+    }
+    commit(t);
+    t.clear();
+    for (int i = 0; i < 40; i++) {
+      t.removeXattr(META, "k" + i);
+      t.truncate(A, 4096L * (1 + i % 3)); // whole blocks: no block to rewrite per cut
+      t.touch(B);
+    }
+    commit(t);
+    assertEquals(
+        0,
+        h.call(
+                (StoreCompletion<java.util.SortedMap<String, byte[]>> c) ->
+                    h.shard.getXattrs(META, "k", c))
+            .size());
+    assertEquals(4096, h.call((StoreCompletion<ObjectStat> c) -> h.shard.stat(A, c)).size());
+  }
+
   @Test
   void removalsOfWhatIsMissingDoNothingAndCreateNothing() throws IOException {
     ObjectKey ghost = new ObjectKey(1, "ghost");

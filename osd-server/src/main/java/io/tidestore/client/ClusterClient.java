@@ -68,6 +68,9 @@ public final class ClusterClient implements AutoCloseable {
           NioIoHandler.newFactory());
   private volatile Placement placement;
 
+  /** Guards map changes for {@link #awaitMap}. */
+  private final Object maps = new Object();
+
   private ClusterClient(MonClient monitors, SslContext tls, Duration opTimeout) {
     this.monitors = monitors;
     this.tls = tls;
@@ -103,8 +106,31 @@ public final class ClusterClient implements AutoCloseable {
   }
 
   private void newMap(ClusterMap map) {
-    if (map.epoch() > placement.map().epoch()) {
-      placement = Placement.of(map);
+    synchronized (maps) {
+      if (map.epoch() > placement.map().epoch()) {
+        placement = Placement.of(map);
+        maps.notifyAll();
+      }
+    }
+  }
+
+  /**
+   * Waits until the map satisfies {@code until} (woken by every newer map, and asking the monitors
+   * for one each second in case a push was missed); false when {@code timeout} passed first.
+   */
+  public boolean awaitMap(java.util.function.Predicate<ClusterMap> until, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (maps) {
+      while (!until.test(placement.map())) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        wantEpoch(placement.map().epoch() + 1);
+        maps.wait(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 1000)));
+      }
+      return true;
     }
   }
 

@@ -106,7 +106,10 @@ public final class Thrasher {
         sleep(4000 + random.nextInt(6000), Long.MAX_VALUE);
         launcher.restartOsd(victim.name());
         out.println("thrash: restarted " + victim.name());
-        awaitAllUp(client, osds.size(), Duration.ofMinutes(2));
+        int expected = osds.size();
+        if (!client.awaitMap(m -> m.numUp() >= expected, Duration.ofMinutes(2))) {
+          out.println("thrash: " + victim.name() + " not up in the map after 2 minutes");
+        }
       }
       stopping = true;
       for (Thread t : writers) {
@@ -129,18 +132,11 @@ public final class Thrasher {
     }
   }
 
+  /** The thrasher's schedule: a pause between its kills (not a wait for a condition). */
   private void sleep(long millis, long endNanos) throws InterruptedException {
     long left = Math.min(millis, TimeUnit.NANOSECONDS.toMillis(endNanos - System.nanoTime()));
     if (left > 0) {
       Thread.sleep(left);
-    }
-  }
-
-  private static void awaitAllUp(ClusterClient client, int expected, Duration timeout)
-      throws InterruptedException {
-    long end = System.nanoTime() + timeout.toNanos();
-    while (client.map().numUp() < expected && System.nanoTime() < end) {
-      Thread.sleep(200);
     }
   }
 

@@ -37,7 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Placement against real processes (one monitor, three OSDs): {@code osd map} and {@code pg dump}
  * print what the test computes itself from the map it fetches, three distinct OSDs per PG of pool
  * rbd (failure domain osd, from the monitor's flag); an OSD killed with SIGKILL leaves every up set
- * once it is marked down, and with two of three down the PGs are undersized.
+ * once it is marked down (its PGs serve, degraded), and with two of three down the PGs are
+ * undersized and inactive. PG states are the monitors', from the primaries' reports.
  */
 class ClusterPlacementIT {
   private static final Duration GRACE = Duration.ofSeconds(2);
@@ -86,7 +87,8 @@ class ClusterPlacementIT {
 
       PgMapping foo = osdMap(monitors, client, 3);
       assertEquals(3, new HashSet<>(foo.up()).size(), "three distinct OSDs: " + foo);
-      pgDump(monitors, client, 3);
+      ClusterProcesses.awaitActiveClean(monitors, MARK_DOWN);
+      pgDump(monitors, client, 3, "active+clean");
 
       int killed = foo.primary();
       byId.get(killed).kill9();
@@ -96,16 +98,26 @@ class ClusterPlacementIT {
       List<Integer> expected = new ArrayList<>(foo.up());
       expected.remove(Integer.valueOf(killed));
       assertEquals(expected, after.up(), "the others keep their order, no data moves");
-      pgDump(monitors, client, 2);
-      JsonNode status = ClusterProcesses.status(monitors);
+      JsonNode status =
+          awaitStatus(
+              monitors,
+              MARK_DOWN,
+              s ->
+                  s.path("pgmap")
+                      .path("pgs_by_state")
+                      .toString()
+                      .equals("[{\"state_name\":\"active+undersized+degraded\",\"count\":64}]"));
       assertEquals(64, status.path("pgmap").path("num_pgs").asInt(), status.toString());
-      assertEquals("unknown", byState(status, 0).path("state_name").asText(), status.toString());
+      assertTrue(status.path("health").path("checks").has("PG_DEGRADED"), status.toString());
+      assertFalse(status.path("health").path("checks").has("PG_AVAILABILITY"), status.toString());
+      pgDump(monitors, client, 2, "active+undersized+degraded");
 
       int second = after.primary();
       byId.get(second).kill9();
       JsonNode undersized =
           awaitStatus(monitors, MARK_DOWN, s -> s.path("osdmap").path("num_up_osds").asInt() == 1);
-      assertEquals("undersized", byState(undersized, 0).path("state_name").asText());
+      assertEquals(
+          "undersized+degraded+peered", byState(undersized, 0).path("state_name").asText());
       assertEquals(64, byState(undersized, 0).path("count").asInt(), undersized.toString());
       assertTrue(
           undersized.path("health").path("checks").has("PG_AVAILABILITY"), undersized.toString());
@@ -155,8 +167,9 @@ class ClusterPlacementIT {
     return local;
   }
 
-  /** {@code pg dump --format json}: every PG of rbd, as computed here. */
-  private static void pgDump(String monitors, MonClient client, int upSize) throws Exception {
+  /** {@code pg dump --format json}: every PG of rbd, as computed here, each in {@code state}. */
+  private static void pgDump(String monitors, MonClient client, int upSize, String state)
+      throws Exception {
     Result dump = run("pg", "dump", "--mon", monitors, "--format", "json");
     assertEquals(0, dump.exit(), dump.output());
     Placement placement = Placement.of(client.fetchMap());
@@ -168,7 +181,7 @@ class ClusterPlacementIT {
       assertEquals(list(local.up()), pg.path("up").toString(), pg.toString());
       assertEquals(upSize, local.up().size(), local.toString());
       assertEquals(local.primary(), pg.path("up_primary").asInt(), pg.toString());
-      assertEquals("unknown", pg.path("state").asText(), pg.toString());
+      assertEquals(state, pg.path("state").asText(), pg.toString());
     }
     Result plain = run("pg", "dump", "--mon", monitors);
     assertEquals(0, plain.exit(), plain.output());

@@ -214,6 +214,24 @@ final class ClusterProcesses {
     throw new AssertionError("status never matched within " + timeout + ": " + last);
   }
 
+  /**
+   * Waits until every PG of the cluster is active+clean as the monitors report it (each PG's
+   * primary peered and recovered it on its own: no client op is needed to start recovery).
+   */
+  static JsonNode awaitActiveClean(String monitors, Duration timeout)
+      throws IOException, InterruptedException {
+    return awaitStatus(monitors, timeout, ClusterProcesses::activeClean);
+  }
+
+  /** Whether a status shows every PG active+clean. */
+  static boolean activeClean(JsonNode status) {
+    JsonNode pgmap = status.path("pgmap");
+    JsonNode states = pgmap.path("pgs_by_state");
+    return states.size() == 1
+        && states.get(0).path("state_name").asText().equals("active+clean")
+        && states.get(0).path("count").asLong() == pgmap.path("num_pgs").asLong();
+  }
+
   /** The entry of {@code osd} in {@code osdmap.osds} of a status. */
   static JsonNode osd(JsonNode status, int id) {
     for (JsonNode o : status.path("osdmap").path("osds")) {

@@ -115,8 +115,8 @@ class ClusterThreeMonIT {
                   }
                   return false;
                 });
-        // One OSD: rbd (min_size 2) stays inactive; no monitor check is left.
-        assertEquals(List.of("PG_AVAILABILITY"), checks(healed), healed.toString());
+        // One OSD: rbd (min_size 2) stays inactive and degraded; no monitor check is left.
+        assertEquals(List.of("PG_AVAILABILITY", "PG_DEGRADED"), checks(healed), healed.toString());
         assertEquals(4, healed.path("pgmap").path("num_pools").asInt(), healed.toString());
         assertEquals(1, ClusterProcesses.osd(healed, id).path("up").asInt(), healed.toString());
         assertTrue(

@@ -2,10 +2,12 @@ package io.tidestore.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tidestore.cluster.map.ClusterMap;
-import io.tidestore.cluster.placement.MapPgStates;
+import io.tidestore.cluster.pgstats.PgSummary;
+import io.tidestore.cluster.placement.PgId;
 import io.tidestore.cluster.placement.PgMapping;
 import io.tidestore.cluster.placement.Placement;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,11 +26,12 @@ final class PgCommand {
       name = "dump",
       mixinStandardHelpOptions = true,
       description = {
-        "Every PG with its up set and primary (as ceph pg dump pgs_brief), computed here from"
-            + " the monitors' map.",
-        "Acting = up until peering lands (issue 17, stop 4). STATE comes from the map alone:"
-            + " 'undersized' when fewer OSDs are up than the pool's min_size (no I/O possible),"
-            + " else 'unknown' (no OSD reports PG states yet)."
+        "Every PG with its state, up set and primary (as ceph pg dump pgs_brief): the sets are"
+            + " computed here from the monitors' map, the state is what the monitors resolved"
+            + " from the PG's primary's last report (active+clean when healthy; unknown: its"
+            + " primary has not reported since it came up; peering: it reported an earlier"
+            + " interval; stale+: its report is older than 10 s).",
+        "LOG_HEAD is the newest entry of the primary's PG log (epoch'version)."
       })
   static final class Dump implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -37,42 +40,55 @@ final class PgCommand {
 
     @Override
     public Integer call() {
-      return format.withMap(
+      return format.withPgs(
           spec,
           mon,
-          map -> {
+          (map, pgs) -> {
             var out = spec.commandLine().getOut();
+            Map<PgId, PgSummary.Pg> reported = new HashMap<>();
+            pgs.pgs().forEach(p -> reported.put(p.pg(), p));
             if (format.json()) {
               ObjectNode root = PlacementFormat.JSON.createObjectNode();
               root.put("epoch", map.epoch());
               ArrayNode stats = root.putArray("pg_stats");
               for (PgMapping pg : Placement.of(map).all()) {
+                PgSummary.Pg p = reported.get(pg.pg());
                 ObjectNode node =
-                    stats.addObject().put("pgid", pg.pg().toString()).put("state", state(map, pg));
+                    stats
+                        .addObject()
+                        .put("pgid", pg.pg().toString())
+                        .put("state", p == null ? "unknown" : p.state())
+                        .put("log_head", p == null ? "0'0" : p.head().toString());
                 PlacementFormat.putSets(node, pg);
               }
               out.println(PlacementFormat.JSON.writeValueAsString(root));
               return 0;
             }
-            String row = "%-10s %-11s %-16s %10s  %-16s %14s%n";
-            out.printf(row, "PG_STAT", "STATE", "UP", "UP_PRIMARY", "ACTING", "ACTING_PRIMARY");
+            String row = "%-10s %-28s %-16s %10s  %-16s %14s  %s%n";
+            out.printf(
+                row,
+                "PG_STAT",
+                "STATE",
+                "UP",
+                "UP_PRIMARY",
+                "ACTING",
+                "ACTING_PRIMARY",
+                "LOG_HEAD");
             for (PgMapping pg : Placement.of(map).all()) {
+              PgSummary.Pg p = reported.get(pg.pg());
               out.printf(
                   row,
                   pg.pg(),
-                  state(map, pg),
+                  p == null ? "unknown" : p.state(),
                   PlacementFormat.list(pg.up()),
                   pg.primary(),
                   PlacementFormat.list(pg.acting()),
-                  pg.actingPrimary());
+                  pg.actingPrimary(),
+                  p == null ? "0'0" : p.head());
             }
             out.flush();
             return 0;
           });
-    }
-
-    private static String state(ClusterMap map, PgMapping pg) {
-      return MapPgStates.state(pg, map.pools().get(pg.pg().pool()));
     }
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tidestore.cluster.map.ClusterMap;
+import io.tidestore.cluster.pgstats.PgSummary;
 import io.tidestore.cluster.placement.PgMapping;
 import java.io.IOException;
 import java.util.List;
@@ -39,6 +40,26 @@ final class PlacementFormat {
   @FunctionalInterface
   interface MapCall {
     int run(ClusterMap map) throws IOException;
+  }
+
+  /** Something printed from the monitors' map and PG states; its exit code. */
+  @FunctionalInterface
+  interface PgsCall {
+    int run(ClusterMap map, PgSummary pgs) throws IOException;
+  }
+
+  /**
+   * Checks {@code --format}, asks the monitors for the PG states and the map, runs {@code call}.
+   */
+  int withPgs(CommandSpec spec, MonOptions mon, PgsCall call) {
+    check(spec);
+    return PoolCommand.run(
+        spec,
+        mon,
+        client -> {
+          PgSummary pgs = client.pgStats();
+          return call.run(client.fetchMap(), pgs);
+        });
   }
 
   /** Checks {@code --format}, fetches the map from the monitors and runs {@code call} on it. */

@@ -9,6 +9,7 @@ import io.tidestore.cluster.client.MonAddresses;
 import io.tidestore.cluster.client.MonClient;
 import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.PoolInfo;
+import io.tidestore.cluster.pgstats.PgSummary;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.cluster.placement.PgMapping;
 import io.tidestore.cluster.placement.Placement;
@@ -98,6 +99,11 @@ public final class ClusterClient implements AutoCloseable {
       monitors.close();
       throw e;
     }
+  }
+
+  /** The state of every PG, as the monitors resolved it from the primaries' reports. */
+  public PgSummary pgStats() throws IOException, InterruptedException {
+    return monitors.pgStats();
   }
 
   /** The newest map this client has. */

@@ -18,7 +18,8 @@ final class MonAccess {
   /** The cap a request of {@code type} needs; null for a type the monitor does not know. */
   static Access needed(int type) {
     return switch (type) {
-      case MonFrame.GET_MAP, MonFrame.SUBSCRIBE, MonFrame.MON_STATUS -> Access.READ;
+      case MonFrame.GET_MAP, MonFrame.SUBSCRIBE, MonFrame.MON_STATUS, MonFrame.PG_STATS ->
+          Access.READ;
       case MonFrame.BOOT, MonFrame.HEARTBEAT, MonFrame.POOL_CREATE, MonFrame.POOL_REMOVE ->
           Access.ALL;
       default -> null;

@@ -5,6 +5,7 @@ import io.tidestore.cluster.map.CommandCodec;
 import io.tidestore.cluster.map.MapCodec;
 import io.tidestore.cluster.map.MapCommand;
 import io.tidestore.cluster.map.OsdInfo;
+import io.tidestore.cluster.pgstats.PgStates;
 import io.tidestore.cluster.wire.MonFrame;
 import io.tidestore.cluster.wire.MonMessages;
 import io.tidestore.cluster.wire.WireException;
@@ -16,7 +17,8 @@ import java.util.function.Supplier;
 /**
  * What the monitor answers to each request of the monitor protocol (docs/cluster.md): map changes
  * go through {@link Proposer} (committed by the group, whichever monitor was asked), heartbeats to
- * the {@link FailureDetector}, reads come from the leader, or from this monitor's own map when no
+ * the {@link FailureDetector} and their PG reports to {@link PgStates} (every monitor gets them, so
+ * any monitor answers PG_STATS), reads come from the leader, or from this monitor's own map when no
  * leader answers.
  */
 final class MonRequests {
@@ -24,6 +26,7 @@ final class MonRequests {
   private final Proposer proposer;
   private final FailureDetector detector;
   private final Supplier<MonMessages.MonStatus> status;
+  private final PgStates pgStates = new PgStates();
 
   /** A reply's type, payload, and the epoch it reflects. */
   record Reply(int type, byte[] payload, long epoch) {}
@@ -52,7 +55,12 @@ final class MonRequests {
       case MonFrame.HEARTBEAT -> {
         MonMessages.Heartbeat hb = MonMessages.heartbeat(request.payload());
         detector.heartbeat(hb.osdId(), hb.upFrom());
+        pgStates.record(hb.osdId(), hb.upFrom(), hb.pgs(), System.nanoTime());
         yield ok(new byte[0], 0);
+      }
+      case MonFrame.PG_STATS -> {
+        ClusterMap map = readMap();
+        yield ok(MonMessages.pgSummary(pgStates.summarize(map, System.nanoTime())), map.epoch());
       }
       case MonFrame.GET_MAP -> {
         MonMessages.epoch(request.payload());

@@ -19,6 +19,7 @@ import io.tidestore.osd.nbd.NbdServer;
 import io.tidestore.osd.net.InboundBudget;
 import io.tidestore.osd.pg.PeerTls;
 import io.tidestore.osd.pg.PgEngine;
+import io.tidestore.osd.pg.PgMetrics;
 import io.tidestore.osd.protocol.ObjectProtocolServer;
 import io.tidestore.osd.protocol.Op;
 import io.tidestore.osd.protocol.ServerLimits;
@@ -277,10 +278,12 @@ public final class OsdDaemon implements AutoCloseable {
               shards.tasks(),
               membership.map(),
               PeerTls.context(settings.security()),
-              membership::wantEpoch);
+              membership::wantEpoch,
+              new PgMetrics(metrics.registry()));
       resources.push(pgs);
       pgEngine = pgs;
       membership.onNewMap(pgs::onMap);
+      membership.reportPgs(pgs::report);
       pgs.onMap(membership.map());
       objects.serveCluster(pgs);
     }
@@ -384,8 +387,9 @@ public final class OsdDaemon implements AutoCloseable {
   }
 
   /**
-   * A cluster OSD's PGs by state, as its shards have loaded them: {@code ,"pgs":{"active":N,...}}
-   * (a PG is loaded on its first op or peering here), or nothing for a standalone daemon.
+   * A cluster OSD's PGs by state, as its shards have loaded them: {@code
+   * ,"pgs":{"active+clean":N,...}} (every PG it is primary of, and those it is a replica of once
+   * their primary contacted it), or nothing for a standalone daemon.
    */
   private String pgsJson() {
     PgEngine pgs = pgEngine;

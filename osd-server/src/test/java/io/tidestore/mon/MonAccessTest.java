@@ -22,7 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * without an auth file everyone does everything. Every refusal is counted.
  */
 class MonAccessTest {
-  private static final int[] READS = {MonFrame.GET_MAP, MonFrame.SUBSCRIBE, MonFrame.MON_STATUS};
+  private static final int[] READS = {
+    MonFrame.GET_MAP, MonFrame.SUBSCRIBE, MonFrame.MON_STATUS, MonFrame.PG_STATS
+  };
   private static final int[] CHANGES = {
     MonFrame.BOOT, MonFrame.HEARTBEAT, MonFrame.POOL_CREATE, MonFrame.POOL_REMOVE
   };
@@ -53,7 +55,7 @@ class MonAccessTest {
       refused(type, auth.caps("ro"), "client 'ro' needs '*'");
       refused(type, auth.caps("rbd-admin"), "needs '*'"); // narrowed to a pool: not the map's
     }
-    assertEquals(7 + 7 + 4 + 4, refusedCount());
+    assertEquals(8 + 8 + 4 + 4, refusedCount());
     MonAccess.check(99, Caps.none(null), counters); // unknown: MonRequests answers BAD_REQUEST
   }
 

@@ -6,8 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.OsdInfo;
-import io.tidestore.cluster.placement.MapPgStates;
-import io.tidestore.cluster.placement.Placement;
+import io.tidestore.cluster.pgstats.PgSummary;
 import io.tidestore.cluster.wire.MonMessages;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -19,9 +18,9 @@ import java.util.Map;
 /**
  * {@code tidestore status}, Ceph's {@code ceph -s}: the map from the monitors, each monitor's own
  * view of the quorum, and the health derived from both. Its JSON uses the field names of {@code
- * ceph status -f json} where they apply. PGs have no state before peering lands (a later stop):
- * they are reported as {@code unknown}, as Ceph reports PGs no OSD has reported on, except those
- * the map alone shows inactive: fewer OSDs up in their up set than min_size ({@code undersized}).
+ * ceph status -f json} where they apply. PG states are those the monitors resolved from their
+ * primaries' reports ({@link PgSummary}); the health checks follow Ceph's: PG_AVAILABILITY for PGs
+ * that serve no I/O, PG_DEGRADED for PGs with fewer good copies than their pool's size.
  */
 public final class ClusterStatus {
   private static final ObjectMapper JSON =
@@ -31,21 +30,28 @@ public final class ClusterStatus {
   private final List<MonMessages.Peer> monmap;
   private final Map<String, MonMessages.MonStatus> answered;
   private final MonMessages.MonStatus leader;
-  private final MapPgStates pgStates;
+  private final PgSummary pgs;
 
   private ClusterStatus(
-      ClusterMap map, List<MonMessages.Peer> monmap, Map<String, MonMessages.MonStatus> answered) {
+      ClusterMap map,
+      List<MonMessages.Peer> monmap,
+      Map<String, MonMessages.MonStatus> answered,
+      PgSummary pgs) {
     this.map = map;
     this.monmap = monmap;
     this.answered = answered;
     this.leader =
         answered.values().stream().filter(s -> s.role().equals("leader")).findFirst().orElse(null);
-    this.pgStates = MapPgStates.of(Placement.of(map));
+    this.pgs = pgs;
   }
 
-  /** Asks the monitors: the map, then every monitor of the group for its own status. */
+  /**
+   * Asks the monitors: the PG states (with the map they were resolved against), the map, then every
+   * monitor of the group for its own status.
+   */
   public static ClusterStatus gather(MonClient client, List<InetSocketAddress> given)
       throws IOException, InterruptedException {
+    PgSummary pgs = client.pgStats();
     ClusterMap map = client.fetchMap();
     List<MonMessages.Peer> monmap = null;
     Map<String, MonMessages.MonStatus> answered = new LinkedHashMap<>();
@@ -68,7 +74,7 @@ public final class ClusterStatus {
         // Down: not in quorum.
       }
     }
-    return new ClusterStatus(map, monmap, answered);
+    return new ClusterStatus(map, monmap, answered, pgs);
   }
 
   /**
@@ -110,15 +116,41 @@ public final class ClusterStatus {
     if (down > 0) {
       checks.put("OSD_DOWN", new String[] {"HEALTH_WARN", down + " osds down"});
     }
-    if (pgStates.inactive() > 0) {
+    if (pgs.inactive() > 0) {
       checks.put(
           "PG_AVAILABILITY",
           new String[] {
             "HEALTH_WARN",
-            "Reduced data availability: " + pgStates.inactive() + " pgs inactive (undersized)"
+            "Reduced data availability: "
+                + pgs.inactive()
+                + " pgs inactive"
+                + words("peering", "down", "unknown", "stale", "recovering", "backfilling")
+          });
+    }
+    if (pgs.degraded() > 0) {
+      checks.put(
+          "PG_DEGRADED",
+          new String[] {
+            "HEALTH_WARN",
+            "Degraded data redundancy: "
+                + pgs.degraded()
+                + " pgs degraded"
+                + words("undersized", "recovering", "backfilling", "recovery_wait")
           });
     }
     return checks;
+  }
+
+  /** ", 3 pgs peering, 1 pg down" for those of {@code names} some PG has. */
+  private String words(String... names) {
+    StringBuilder s = new StringBuilder();
+    for (String word : names) {
+      long n = pgs.withWord(word);
+      if (n > 0) {
+        s.append(", ").append(n).append(n == 1 ? " pg " : " pgs ").append(word);
+      }
+    }
+    return s.toString();
   }
 
   private String health(Map<String, String[]> checks) {
@@ -187,16 +219,14 @@ public final class ClusterStatus {
     }
     ObjectNode pgmap = root.putObject("pgmap");
     ArrayNode byState = pgmap.putArray("pgs_by_state");
-    pgStates
-        .byState()
+    pgs.byState()
         .forEach(
             (state, count) -> byState.addObject().put("state_name", state).put("count", count));
-    pgmap.put("num_pgs", map.numPgs());
+    pgmap.put("num_pgs", pgs.pgs().size());
     pgmap.put("num_pools", map.pools().size());
-    pgmap.put(
-        "note",
-        "PG states come from the map alone until peering lands (issue 17, stop 4): undersized ="
-            + " fewer OSDs up than min_size, unknown = the rest");
+    pgmap.put("recovering_objects_per_sec", Math.round(pgs.recoveringObjectsPerSec()));
+    pgmap.put("recovering_bytes_per_sec", Math.round(pgs.recoveringBytesPerSec()));
+    pgmap.put("epoch", pgs.epoch());
     return JSON.writeValueAsString(root);
   }
 
@@ -231,11 +261,16 @@ public final class ClusterStatus {
         .append(" pools, ")
         .append(map.numPgs())
         .append(" pgs\n");
-    List<String> states = new ArrayList<>();
-    pgStates.byState().forEach((state, count) -> states.add(count + " " + state));
-    s.append("    pgs:     ")
-        .append(String.join(", ", states))
-        .append(" (PG states from the map alone until peering lands)\n");
+    String indent = "    pgs:     ";
+    for (var e : pgs.byState().entrySet()) {
+      s.append(indent).append(e.getValue()).append(' ').append(e.getKey()).append('\n');
+      indent = "             ";
+    }
+    if (pgs.recoveringObjectsPerSec() > 0 || pgs.recoveringBytesPerSec() > 0) {
+      s.append("\n  io:\n    recovery: ")
+          .append(String.format("%.1f MiB/s, ", pgs.recoveringBytesPerSec() / (1 << 20)))
+          .append(String.format("%.0f objects/s%n", pgs.recoveringObjectsPerSec()));
+    }
     return s.toString();
   }
 }

@@ -3,6 +3,7 @@ package io.tidestore.cluster.client;
 import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.MapCodec;
 import io.tidestore.cluster.map.MapCommand;
+import io.tidestore.cluster.pgstats.PgSummary;
 import io.tidestore.cluster.wire.LinkSecurity;
 import io.tidestore.cluster.wire.MonFrame;
 import io.tidestore.cluster.wire.MonMessages;
@@ -84,6 +85,14 @@ public final class MonClient implements AutoCloseable {
   public long poolRemove(String name) throws IOException, InterruptedException {
     return request(MonFrame.POOL_REMOVE, MonMessages.command(new MapCommand.PoolRemove(name)))
         .epoch();
+  }
+
+  /**
+   * The state of every PG, as a monitor resolved it from the OSDs' reports (every monitor receives
+   * them; one that started a moment ago knows them after the next heartbeat).
+   */
+  public PgSummary pgStats() throws IOException, InterruptedException {
+    return MonMessages.pgSummary(request(MonFrame.PG_STATS, new byte[0]).payload());
   }
 
   /** One monitor's own status (role, leader, term); IOException when it does not answer. */

@@ -3,6 +3,7 @@ package io.tidestore.cluster.local;
 import io.tidestore.cluster.client.MonAddresses;
 import io.tidestore.cluster.client.MonClient;
 import io.tidestore.cluster.map.ClusterMap;
+import io.tidestore.cluster.pgstats.PgSummary;
 import io.tidestore.cluster.tls.TlsLinks;
 import io.tidestore.cluster.wire.LinkSecurity;
 import io.tidestore.launch.SelfLauncher;
@@ -117,6 +118,7 @@ public final class ClusterLauncher {
       LocalCluster cluster = new LocalCluster(monitors, monPorts, daemons, certificates);
       cluster.write(dir);
       report(cluster, map);
+      awaitActive(client, map);
       return cluster;
     }
   }
@@ -268,6 +270,28 @@ public final class ClusterLauncher {
             .start();
     out.println("started " + name + " (pid " + process.pid() + ", log " + log + ")");
     return new LocalCluster.Daemon(name, process.pid(), data, log);
+  }
+
+  /**
+   * Waits until every PG serves I/O (peered: the cluster is usable when {@code up} returns) when
+   * there are OSDs enough for every pool's min_size; prints the PG states either way.
+   */
+  private void awaitActive(MonClient client, ClusterMap map)
+      throws IOException, InterruptedException {
+    boolean possible = map.pools().values().stream().allMatch(p -> p.minSize() <= map.numUp());
+    long deadline = System.nanoTime() + OSD_WAIT.toNanos();
+    PgSummary pgs = client.pgStats();
+    while (possible && pgs.inactive() > 0 && System.nanoTime() < deadline) {
+      // Peering takes a heartbeat or two to reach the monitors; asking twice a second is cheap.
+      TimeUnit.MILLISECONDS.sleep(500);
+      pgs = client.pgStats();
+    }
+    StringBuilder states = new StringBuilder();
+    pgs.byState()
+        .forEach(
+            (state, n) ->
+                states.append(states.isEmpty() ? "" : ", ").append(n).append(' ').append(state));
+    out.println("pgs: " + states + (possible ? "" : " (fewer OSDs up than a pool's min_size)"));
   }
 
   private static ClusterMap awaitMap(

@@ -7,6 +7,7 @@ import io.tidestore.client.ClusterClient;
 import io.tidestore.cluster.client.MonAddresses;
 import io.tidestore.cluster.local.ClusterLauncher;
 import io.tidestore.cluster.local.LocalCluster;
+import io.tidestore.cluster.pgstats.PgSummary;
 import io.tidestore.cluster.tls.TlsLinks;
 import io.tidestore.cluster.wire.LinkSecurity;
 import io.tidestore.osd.ops.ObjectOpsException;
@@ -118,6 +119,7 @@ public final class Thrasher {
       for (int o = 0; o < objects; o++) {
         check(client, o);
       }
+      awaitActiveClean(client);
       out.println(
           "thrash: "
               + kills
@@ -130,6 +132,30 @@ public final class Thrasher {
               + " violations");
       return violations;
     }
+  }
+
+  /**
+   * After the last restart the cluster must come back to every PG active+clean on its own (the
+   * monitors' view, from the primaries' reports); a violation when it does not within 3 minutes. PG
+   * states are not pushed, so this asks twice a second.
+   */
+  private void awaitActiveClean(ClusterClient client) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+    long start = System.nanoTime();
+    PgSummary pgs = client.pgStats();
+    while (!pgs.allClean()) {
+      if (System.nanoTime() > deadline) {
+        violation(
+            "the cluster is not active+clean 3 minutes after the last restart: " + pgs.byState());
+        return;
+      }
+      TimeUnit.MILLISECONDS.sleep(500);
+      pgs = client.pgStats();
+    }
+    out.println(
+        "thrash: every PG active+clean "
+            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)
+            + " ms after the writers stopped");
   }
 
   /** The thrasher's schedule: a pause between its kills (not a wait for a condition). */

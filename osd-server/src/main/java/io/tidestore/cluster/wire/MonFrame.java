@@ -40,6 +40,12 @@ public record MonFrame(int type, long requestId, long epoch, byte[] payload) {
   /** This monitor's view of the quorum. Reply: {@link #OK} with {@link MonMessages.MonStatus}. */
   public static final int MON_STATUS = 7;
 
+  /**
+   * The state of every PG as the monitor resolved it from the OSDs' reports. Reply: {@link #OK}
+   * with a {@link io.tidestore.cluster.pgstats.PgSummary}.
+   */
+  public static final int PG_STATS = 8;
+
   public static final int OK = 0x80;
   public static final int ERROR = 0x81;
 

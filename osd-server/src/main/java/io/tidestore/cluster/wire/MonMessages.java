@@ -2,6 +2,9 @@ package io.tidestore.cluster.wire;
 
 import io.tidestore.cluster.map.CommandCodec;
 import io.tidestore.cluster.map.MapCommand;
+import io.tidestore.cluster.pgstats.PgReport;
+import io.tidestore.cluster.pgstats.PgStatsCodec;
+import io.tidestore.cluster.pgstats.PgSummary;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -26,8 +29,11 @@ public final class MonMessages {
   /** The BOOT reply: the OSD's id, the cluster's fsid, and the epoch that marked it up. */
   public record BootReply(int osdId, UUID fsid, long upFrom) {}
 
-  /** A HEARTBEAT: this OSD, this incarnation of it. */
-  public record Heartbeat(int osdId, long upFrom) {}
+  /**
+   * A HEARTBEAT: this OSD, this incarnation of it, and its report of the PGs it is primary of
+   * ({@link PgReport#NONE} when a heartbeat carries none: an OSD before PG reports).
+   */
+  public record Heartbeat(int osdId, long upFrom, PgReport pgs) {}
 
   /** A monitor's peer as {@code --peers} names it. */
   public record Peer(String id, String address) {}
@@ -91,12 +97,26 @@ public final class MonMessages {
         out -> {
           out.writeInt(heartbeat.osdId());
           out.writeLong(heartbeat.upFrom());
+          PgStatsCodec.writeReport(out, heartbeat.pgs());
         });
   }
 
   public static Heartbeat heartbeat(byte[] payload) throws IOException {
     DataInputStream in = reader(payload);
-    return new Heartbeat(in.readInt(), in.readLong());
+    int osd = in.readInt();
+    long upFrom = in.readLong();
+    // The report follows the fields every heartbeat had; one without it reports nothing.
+    PgReport pgs = in.available() > 0 ? PgStatsCodec.readReport(in) : PgReport.NONE;
+    return new Heartbeat(osd, upFrom, pgs);
+  }
+
+  /** A PG_STATS reply. */
+  public static byte[] pgSummary(PgSummary summary) {
+    return write(out -> PgStatsCodec.writeSummary(out, summary));
+  }
+
+  public static PgSummary pgSummary(byte[] payload) throws IOException {
+    return PgStatsCodec.readSummary(reader(payload));
   }
 
   /** GET_MAP and SUBSCRIBE: the epoch the sender already has. */
@@ -175,7 +195,7 @@ public final class MonMessages {
   }
 
   private static byte[] write(Body body) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       body.write(out);
     } catch (IOException e) {

@@ -7,6 +7,7 @@ import io.tidestore.cluster.client.MonClient;
 import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.MapCommand;
 import io.tidestore.cluster.map.OsdInfo;
+import io.tidestore.cluster.pgstats.PgReport;
 import io.tidestore.cluster.wire.MonMessages;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -19,9 +20,10 @@ import java.util.logging.Logger;
 
 /**
  * A running OSD's place in the cluster: it boots with the monitors (which allocate or confirm its
- * id and mark it up), then on one thread of its own heartbeats every monitor, keeps its map
- * subscription alive, fetches the map when a monitor says it is behind, and boots again when the
- * map says it is down while it runs (Ceph's "wrongly marked me down").
+ * id and mark it up), then on one thread of its own heartbeats every monitor (each heartbeat
+ * carrying the report of the PGs it is primary of), keeps its map subscription alive, fetches the
+ * map when a monitor says it is behind, and boots again when the map says it is down while it runs
+ * (Ceph's "wrongly marked me down").
  */
 public final class OsdMembership implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(OsdMembership.class.getName());
@@ -39,6 +41,7 @@ public final class OsdMembership implements AutoCloseable {
           r -> Thread.ofPlatform().daemon().name("tidestore-osd-heartbeat").unstarted(r));
   private volatile OsdIdentity identity;
   private volatile long upFrom;
+  private volatile java.util.function.Supplier<PgReport> pgReport = () -> PgReport.NONE;
   private final java.util.List<java.util.function.Consumer<ClusterMap>> listeners =
       new java.util.concurrent.CopyOnWriteArrayList<>();
   private final java.util.concurrent.atomic.AtomicBoolean fetching =
@@ -142,6 +145,11 @@ public final class OsdMembership implements AutoCloseable {
             + ")");
   }
 
+  /** What each heartbeat reports of this OSD's PGs from now on (its PG engine's newest report). */
+  public void reportPgs(java.util.function.Supplier<PgReport> report) {
+    pgReport = report;
+  }
+
   /** Tells {@code listener} of every newer map from now on (on the membership's threads). */
   public void onNewMap(java.util.function.Consumer<ClusterMap> listener) {
     listeners.add(listener);
@@ -201,7 +209,8 @@ public final class OsdMembership implements AutoCloseable {
     try {
       int misses =
           monitors.heartbeat(
-              new MonMessages.Heartbeat(identity.id(), upFrom), settings.heartbeatInterval());
+              new MonMessages.Heartbeat(identity.id(), upFrom, pgReport.get()),
+              settings.heartbeatInterval());
       if (misses > 0) {
         heartbeatMisses.increment(misses);
       }

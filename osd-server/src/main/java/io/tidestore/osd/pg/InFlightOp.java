@@ -15,6 +15,10 @@ import java.util.concurrent.CompletableFuture;
 final class InFlightOp {
   final PgLogEntry entry;
   final Mutation mutation;
+
+  /** When the primary ordered it: replication latency runs from here to the last vote. */
+  final long startNanos = System.nanoTime();
+
   private final List<CompletableFuture<Void>> waiters = new ArrayList<>(1);
   private int votesLeft;
   private boolean finished;

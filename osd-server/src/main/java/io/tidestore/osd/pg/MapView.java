@@ -6,11 +6,24 @@ import io.tidestore.cluster.placement.ObjectHash;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.cluster.placement.PgMapping;
 import io.tidestore.cluster.placement.Placement;
+import java.util.ArrayList;
+import java.util.List;
 
-/** One map and its placement, computed once per epoch and shared by every shard. Immutable. */
-record MapView(ClusterMap map, Placement placement) {
-  static MapView of(ClusterMap map) {
-    return new MapView(map, Placement.of(map));
+/**
+ * One map, its placement and the PGs this OSD is the acting primary of, computed once per epoch and
+ * shared by every shard. Immutable.
+ */
+record MapView(ClusterMap map, Placement placement, List<PgId> primaryOf) {
+  /** The view of {@code map} from OSD {@code self}. */
+  static MapView of(ClusterMap map, int self) {
+    Placement placement = Placement.of(map);
+    List<PgId> mine = new ArrayList<>();
+    for (PgMapping pg : placement.all()) {
+      if (pg.actingPrimary() == self) {
+        mine.add(pg.pg());
+      }
+    }
+    return new MapView(map, placement, List.copyOf(mine));
   }
 
   long epoch() {

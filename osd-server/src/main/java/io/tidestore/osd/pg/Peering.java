@@ -28,10 +28,26 @@ final class Peering {
     this.shard = shard;
   }
 
+  /**
+   * Starts peering {@code pg} as its primary, once the ops this OSD staged as a replica of the
+   * previous primary are durable (or failed): their entries join the log, so the head this primary
+   * compares and the versions it hands out next must come after them.
+   */
   void start(Pg pg) {
+    long round = pg.peeringRound;
+    shard.replica.afterApplies(
+        pg,
+        () -> {
+          if (pg.peeringRound == round && pg.state == Pg.State.PEERING) {
+            begin(pg);
+          }
+        });
+  }
+
+  private void begin(Pg pg) {
     if (pg.acting.size() < pg.minSize) {
       pg.state = Pg.State.UNDERSIZED;
-      LOG.info("pg " + pg.id + " waits: acting " + pg.acting + " is below min_size " + pg.minSize);
+      LOG.fine("pg " + pg.id + " waits: acting " + pg.acting + " is below min_size " + pg.minSize);
       return;
     }
     List<Integer> others = pg.replicas(shard.self());
@@ -79,7 +95,7 @@ final class Peering {
   }
 
   private void decide(Pg pg, Map<Integer, PgPeerInfo> answers) {
-    Eversion head = pg.log.head();
+    Eversion head = pg.vouchedHead();
     for (Map.Entry<Integer, PgPeerInfo> a : answers.entrySet()) {
       if (!a.getValue().head().equals(head)) {
         shard.recovery.start(pg, answers);

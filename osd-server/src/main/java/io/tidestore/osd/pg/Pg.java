@@ -1,11 +1,11 @@
 package io.tidestore.osd.pg;
 
 import io.tidestore.cluster.map.ClusterMap;
-import io.tidestore.cluster.map.OsdInfo;
 import io.tidestore.cluster.map.PoolInfo;
 import io.tidestore.cluster.pg.Eversion;
 import io.tidestore.cluster.pg.PgLog;
 import io.tidestore.cluster.pg.PgLogEntry;
+import io.tidestore.cluster.pgstats.PgInterval;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.cluster.placement.PgMapping;
 import io.tidestore.osd.ops.ObjectOpsException;
@@ -48,6 +48,12 @@ final class Pg {
   int primary = -1;
   int minSize;
 
+  /** The pool's size: fewer acting members leave the PG degraded. */
+  int size;
+
+  /** Whether the recovery under way copies every object (a backfill) rather than the log's. */
+  boolean backfilling;
+
   /** The epoch this interval started in (as this OSD saw it) and what identifies it. */
   long intervalStart;
 
@@ -64,6 +70,13 @@ final class Pg {
 
   /** The newest entry a replica staged (it may not be durable yet), or null. */
   Eversion lastStaged;
+
+  /**
+   * The oldest entry whose transaction failed here as a replica since this copy was last recovered,
+   * or null: entries staged after it may have committed, so the log can have a gap, and this copy
+   * vouches only for what precedes it ({@link #vouchedHead}).
+   */
+  Eversion failedAt;
 
   /** The primary's ops in flight, by version. */
   final TreeMap<Eversion, InFlightOp> inFlight = new TreeMap<>();
@@ -82,9 +95,23 @@ final class Pg {
     applied.clear();
     objectVersions.clear();
     lastStaged = null;
+    failedAt = null;
     for (PgLogEntry e : log.entries().values()) {
       remember(e);
     }
+  }
+
+  /**
+   * The newest entry this copy holds with every entry before it: the log's head, or after a failed
+   * replicated op the entry before the failed one (so that peering sees this copy behind, and
+   * recovery compares the whole logs and fills the gap).
+   */
+  Eversion vouchedHead() {
+    if (failedAt == null) {
+      return log.head();
+    }
+    Eversion before = log.entries().lowerKey(failedAt);
+    return before == null ? log.tail() : before;
   }
 
   /** Notes an entry this PG staged or took from the log. */
@@ -110,16 +137,14 @@ final class Pg {
     PoolInfo pool = map.pools().get(id.pool());
     List<Integer> newActing = mapping == null ? List.of() : mapping.acting();
     int newPrimary = mapping == null ? -1 : mapping.actingPrimary();
-    StringBuilder key = new StringBuilder().append(newPrimary).append(':');
-    for (int osd : newActing) {
-      OsdInfo info = map.osds().get(osd);
-      key.append(osd).append('@').append(info == null ? 0 : info.upFrom()).append(',');
-    }
+    String key = PgInterval.key(map, mapping);
     minSize = pool == null ? Integer.MAX_VALUE : pool.minSize();
-    if (key.toString().equals(intervalKey)) {
+    size = pool == null ? Integer.MAX_VALUE : pool.size();
+    if (key.equals(intervalKey)) {
       return false;
     }
-    intervalKey = key.toString();
+    intervalKey = key;
+    backfilling = false;
     intervalStart = map.epoch();
     acting = List.copyOf(newActing);
     primary = newPrimary;
@@ -163,15 +188,24 @@ final class Pg {
     return others;
   }
 
-  /** The state name as `status` prints it (Ceph's words where they fit). */
+  /** What identifies this interval ({@link PgInterval#key}): the monitors match reports by it. */
+  String intervalKey() {
+    return intervalKey;
+  }
+
+  /**
+   * The state in Ceph's words, as this OSD reports it to the monitors: only {@code active} PGs take
+   * client ops (recovery here holds them, so a recovering PG is not active); {@code clean} when the
+   * acting set has the pool's size; {@code degraded} while some member lacks data or is missing.
+   */
   String stateName() {
     return switch (state) {
       case REPLICA -> "replica";
       case PEERING -> "peering";
-      case ACTIVE -> acting.size() < minSize ? "undersized" : "active";
-      case UNDERSIZED -> "undersized+peered";
-      case RECOVERING -> "recovering";
-      case NEEDS_RECOVERY -> "recovery_wait";
+      case ACTIVE -> acting.size() < size ? "active+undersized+degraded" : "active+clean";
+      case UNDERSIZED -> "undersized+degraded+peered";
+      case RECOVERING -> backfilling ? "backfilling+degraded" : "recovering+degraded";
+      case NEEDS_RECOVERY -> "recovery_wait+degraded";
       case DOWN -> "down";
     };
   }

@@ -6,6 +6,8 @@ import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.PoolInfo;
 import io.tidestore.cluster.pg.PgMeta;
 import io.tidestore.cluster.pg.PgPeerInfo;
+import io.tidestore.cluster.pgstats.PgReport;
+import io.tidestore.cluster.pgstats.PgStat;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.osd.ops.ClientRequest;
 import io.tidestore.osd.ops.ClusterOps;
@@ -20,7 +22,9 @@ import io.tidestore.osd.ops.ObjectOpsException.Code;
 import io.tidestore.osd.ops.RepOp;
 import io.tidestore.osd.store.ShardTasks;
 import io.tidestore.store.api.ShardStore;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -28,6 +32,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.LongConsumer;
 
@@ -44,7 +50,11 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
   private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(
           r -> Thread.ofPlatform().daemon().name("tidestore-pg-timer").unstarted(r));
+  private final int self;
+  private final PgMetrics metrics;
+  private final AtomicBoolean gathering = new AtomicBoolean();
   private volatile MapView view;
+  private volatile PgReport latestReport = PgReport.NONE;
 
   /**
    * @param self this OSD's id
@@ -52,11 +62,19 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
    * @param map the map this OSD has now
    * @param tls the client context of links to other OSDs, or null for plaintext
    * @param newerMap asked to fetch a map at least as new as the epoch given
+   * @param metrics the PG metrics, registered with the OSD's registry
    */
   public PgEngine(
-      int self, ShardTasks tasks, ClusterMap map, SslContext tls, LongConsumer newerMap) {
+      int self,
+      ShardTasks tasks,
+      ClusterMap map,
+      SslContext tls,
+      LongConsumer newerMap,
+      PgMetrics metrics) {
+    this.self = self;
     this.tasks = tasks;
-    this.view = MapView.of(map);
+    this.metrics = metrics;
+    this.view = MapView.of(map, self);
     this.shards = new ShardPgs[tasks.shardCount()];
     this.services =
         new PgServices(
@@ -64,7 +82,9 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
             () -> view,
             new PeerLinks(tls, epoch -> maybeNewer(epoch, newerMap)),
             timer,
-            newerMap);
+            newerMap,
+            metrics,
+            shards.length);
   }
 
   private void maybeNewer(long epoch, LongConsumer newerMap) {
@@ -73,12 +93,17 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
     }
   }
 
-  /** A new map: every shard moves its loaded PGs to it. */
+  /**
+   * A new map (or the first one, again, at start): every shard moves its loaded PGs to it and opens
+   * the PGs it is now the primary of, which peer at once.
+   */
   public void onMap(ClusterMap map) {
-    if (map.epoch() <= view.epoch()) {
+    if (map.epoch() < view.epoch()) {
       return;
     }
-    view = MapView.of(map);
+    if (map.epoch() > view.epoch()) {
+      view = MapView.of(map, self);
+    }
     for (int s = 0; s < shards.length; s++) {
       int shard = s;
       tasks.run(shard, store -> pgs(shard, store).advanceAll());
@@ -221,27 +246,81 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
   /** PG states on this OSD, by name (the PGs it has loaded). Waits for every shard. */
   public Map<String, Integer> pgStates() throws InterruptedException {
     Map<String, Integer> all = new HashMap<>();
-    CountDownLatch left = new CountDownLatch(shards.length);
+    CountDownLatch done = new CountDownLatch(1);
+    onEveryShard(
+        pgs -> {
+          Map<String, Integer> mine = pgs.states();
+          synchronized (all) {
+            mine.forEach((k, v) -> all.merge(k, v, Integer::sum));
+          }
+        },
+        done::countDown);
+    done.await(5, TimeUnit.SECONDS);
+    synchronized (all) {
+      return new HashMap<>(all);
+    }
+  }
+
+  /**
+   * Runs {@code work} with each shard's PGs on that shard's thread, then {@code allDone} once every
+   * shard has (or could not: it is stopping).
+   */
+  private void onEveryShard(java.util.function.Consumer<ShardPgs> work, Runnable allDone) {
+    AtomicInteger left = new AtomicInteger(shards.length);
+    Runnable shardDone =
+        () -> {
+          if (left.decrementAndGet() == 0) {
+            allDone.run();
+          }
+        };
     for (int s = 0; s < shards.length; s++) {
       int shard = s;
       boolean ran =
           tasks.run(
               shard,
               store -> {
-                Map<String, Integer> mine = pgs(shard, store).states();
-                synchronized (all) {
-                  mine.forEach((k, v) -> all.merge(k, v, Integer::sum));
+                try {
+                  work.accept(pgs(shard, store));
+                } finally {
+                  shardDone.run();
                 }
-                left.countDown();
               });
       if (!ran) {
-        left.countDown();
+        shardDone.run();
       }
     }
-    left.await(5, TimeUnit.SECONDS);
-    synchronized (all) {
-      return new HashMap<>(all);
+  }
+
+  /**
+   * The newest finished report of the PGs this OSD is primary of, for the next heartbeat; starts
+   * gathering the one after it (each shard adds its PGs on its own thread, so a report is at most
+   * one heartbeat old and the heartbeat never waits for a busy shard). Also updates the PG metrics.
+   */
+  public PgReport report() {
+    if (gathering.compareAndSet(false, true)) {
+      gather();
     }
+    return latestReport;
+  }
+
+  private void gather() {
+    long epoch = view.epoch();
+    List<PgStat> stats = new ArrayList<>();
+    Map<String, Integer> counts = new HashMap<>();
+    onEveryShard(
+        pgs -> {
+          synchronized (stats) {
+            pgs.collect(stats, counts);
+          }
+        },
+        () -> {
+          synchronized (stats) {
+            latestReport =
+                new PgReport(epoch, metrics.recoveredObjects(), metrics.recoveredBytes(), stats);
+            metrics.states(counts);
+          }
+          gathering.set(false);
+        });
   }
 
   @Override

@@ -30,6 +30,9 @@ import java.util.concurrent.CompletableFuture;
 // Each send handles its own outcome in whenComplete; the resend timer's future carries nothing.
 @SuppressWarnings("FutureReturnValueIgnored")
 final class Primary {
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(Primary.class.getName());
+
   /** How long a replicated op waits before it is sent again over a link that broke. */
   private static final long RESEND_MILLIS = 200;
 
@@ -119,6 +122,10 @@ final class Primary {
         t,
         (v, failure) -> {
           if (failure != null) {
+            if (pg.peeringRound == interval) {
+              forget(pg, entry);
+              repeer(pg, "its op " + entry.version() + " failed here: " + failure.getMessage());
+            }
             fail(pg, op, ObjectOpsException.from(failure));
             return;
           }
@@ -163,12 +170,9 @@ final class Primary {
                     if (ObjectOpsException.is(cause, Code.STALE_MAP)) {
                       shard.services.newerMap().accept(shard.services.map().get().epoch() + 1);
                     }
-                    fail(
-                        pg,
-                        op,
-                        new ObjectOpsException(
-                            Code.TRY_AGAIN,
-                            "replica osd." + osd + " refused: " + cause.getMessage()));
+                    // The replica lacks the entry: it must have it (recovery) before any op, or
+                    // this op's resend (which the log would answer as done), is acknowledged.
+                    repeer(pg, "replica osd." + osd + " refused: " + cause.getMessage());
                   } else if (cause == null && pg.peeringRound == interval) {
                     vote(pg, op);
                   }
@@ -180,8 +184,33 @@ final class Primary {
 
   private void vote(Pg pg, InFlightOp op) {
     if (op.voted()) {
+      shard.services.metrics().replicated(op.startNanos);
       op.succeed();
       pg.inFlight.remove(op.entry.version());
+    }
+  }
+
+  /**
+   * The members' logs may differ now (an op failed on one of them): the PG peers again, answering
+   * its ops in flight TRY_AGAIN; recovery makes the logs the same before it serves again.
+   */
+  private void repeer(Pg pg, String why) {
+    LOG.warning("pg " + pg.id + ": " + why + "; peering again");
+    pg.peeringRound++;
+    intervalChanged(pg);
+    pg.state = Pg.State.PEERING;
+    shard.peering.start(pg);
+  }
+
+  /** An op whose transaction failed here: its request and version are not in this log. */
+  private static void forget(Pg pg, PgLogEntry entry) {
+    pg.applied.remove(new Pg.RequestId(entry.client(), entry.tid()), entry.version());
+    if (entry.version().equals(pg.objectVersions.get(entry.object()))) {
+      if (entry.prior().equals(Eversion.ZERO)) {
+        pg.objectVersions.remove(entry.object());
+      } else {
+        pg.objectVersions.put(entry.object(), entry.prior());
+      }
     }
   }
 

@@ -56,7 +56,7 @@ final class Recovery {
     pg.state = Pg.State.RECOVERING;
     int self = shard.self();
     int authority = self;
-    Eversion best = pg.log.head();
+    Eversion best = pg.vouchedHead();
     for (var h : heads.entrySet()) {
       if (h.getValue().head().after(best)) {
         authority = h.getKey();
@@ -80,7 +80,7 @@ final class Recovery {
           chain.thenComposeAsync(
               v -> {
                 check(pg, round);
-                return pg.log.head().equals(h.getValue().head()) && osd != self
+                return pg.vouchedHead().equals(h.getValue().head()) && osd != self
                     ? CompletableFuture.<Void>completedFuture(null)
                     : recoverMember(pg, osd, round);
               },
@@ -109,6 +109,7 @@ final class Recovery {
     if (pg.peeringRound == round) {
       pg.peeringRound++;
       pg.state = Pg.State.PEERING;
+      pg.backfilling = false;
       shard.peering.start(pg);
     }
   }
@@ -145,6 +146,7 @@ final class Recovery {
                 return CompletableFuture.<Void>completedFuture(null);
               }
               Plan plan = Plan.of(mine, theirs);
+              pg.backfilling |= plan.backfill;
               LOG.info("pg " + pg.id + ": " + plan.describe("osd." + osd));
               CompletableFuture<List<String>> objects =
                   plan.backfill
@@ -229,7 +231,12 @@ final class Recovery {
       return CompletableFuture.completedFuture(null);
     }
     return copy.apply(names.get(from))
-        .thenComposeAsync(v -> each(names, from + 1, copy), shard.executor);
+        .thenComposeAsync(
+            v -> {
+              shard.services.metrics().recoveredObject();
+              return each(names, from + 1, copy);
+            },
+            shard.executor);
   }
 
   /**
@@ -247,14 +254,17 @@ final class Recovery {
         .thenComposeAsync(
             (ObjectChunk chunk) -> {
               boolean last = chunk.last() || chunk.missing();
-              long next = chunk.offset() + chunk.data().readableBytes();
+              int bytes = chunk.data().readableBytes();
+              long next = chunk.offset() + bytes;
               return write
                   .apply(chunk)
                   .thenComposeAsync(
-                      v ->
-                          last
-                              ? CompletableFuture.<Void>completedFuture(null)
-                              : copyObject(pg, round, next, read, write),
+                      v -> {
+                        shard.services.metrics().recovered(bytes);
+                        return last
+                            ? CompletableFuture.<Void>completedFuture(null)
+                            : copyObject(pg, round, next, read, write);
+                      },
                       shard.executor);
             },
             shard.executor);
@@ -292,6 +302,7 @@ final class Recovery {
               check(pg, round);
               LogCopy mine = new LogCopy(pg.log.tail(), new ArrayList<>(pg.log.entries().values()));
               Plan plan = Plan.of(theirs, mine);
+              pg.backfilling |= plan.backfill;
               LOG.info("pg " + pg.id + ": " + plan.describe("osd." + shard.self() + " (primary)"));
               CompletableFuture<List<String>> objects;
               if (plan.backfill) {

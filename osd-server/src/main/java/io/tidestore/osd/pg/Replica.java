@@ -17,8 +17,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A replica's side of its PGs: a primary's op is applied in one transaction with its log entry, in
  * version order (an entry it already has is answered again, a gap is refused: this copy needs
- * recovery); a peering query is answered once the ops applied before it are durable, so the head it
- * reports is what the primary sent. Runs on the PG's shard thread.
+ * recovery; after an op failed here every op is refused until recovery made this copy whole); a
+ * peering query is answered once the ops applied before it are durable, so the head it reports is
+ * what the primary sent. Runs on the PG's shard thread.
  */
 final class Replica {
   private final ShardPgs shard;
@@ -41,6 +42,20 @@ final class Replica {
     }
     if (rep.epoch() > shard.services.map().get().epoch()) {
       shard.services.newerMap().accept(rep.epoch());
+    }
+    if (pg.failedAt != null) {
+      rep.mutation().release();
+      done.completeExceptionally(
+          new ObjectOpsException(
+              Code.TRY_AGAIN,
+              "pg "
+                  + pg.id
+                  + " on osd."
+                  + shard.self()
+                  + " failed to apply "
+                  + pg.failedAt
+                  + ": it needs recovery"));
+      return;
     }
     Eversion head = pg.log.head();
     Eversion staged = lastStaged(pg, head);
@@ -85,6 +100,9 @@ final class Replica {
             }
             done.complete(null);
           } else {
+            if (pg.failedAt == null || entry.version().compareTo(pg.failedAt) < 0) {
+              pg.failedAt = entry.version();
+            }
             done.completeExceptionally(ObjectOpsException.from(failure));
           }
           if (applying.merge(pg, -1, Integer::sum) == 0) {
@@ -103,7 +121,7 @@ final class Replica {
 
   /** Answers a primary's peering query, after the ops it sent before it are durable. */
   void query(Pg pg, CompletableFuture<PgPeerInfo> done) {
-    afterApplies(pg, () -> done.complete(new PgPeerInfo(pg.log.head(), pg.log.tail())));
+    afterApplies(pg, () -> done.complete(new PgPeerInfo(pg.vouchedHead(), pg.log.tail())));
   }
 
   /** Runs {@code then} once every replicated op of {@code pg} staged so far is durable. */

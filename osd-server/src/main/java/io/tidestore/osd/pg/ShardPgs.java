@@ -2,12 +2,14 @@ package io.tidestore.osd.pg;
 
 import io.tidestore.cluster.pg.PgLog;
 import io.tidestore.cluster.pg.PgMeta;
+import io.tidestore.cluster.pgstats.PgStat;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.osd.ops.ObjectOpsException;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.concurrent.Executor;
@@ -101,7 +103,10 @@ final class ShardPgs {
     boolean done;
   }
 
-  /** A new map: every loaded PG moves to it. */
+  /**
+   * A new map: every loaded PG moves to it, and the PGs of this shard that this OSD is now the
+   * primary of are loaded (they peer, recover and report without waiting for a client's op).
+   */
   void advanceAll() {
     MapView view = services.map().get();
     if (view.epoch() == mapEpoch) {
@@ -110,6 +115,16 @@ final class ShardPgs {
     mapEpoch = view.epoch();
     for (Pg pg : pgs.values()) {
       advance(pg, view);
+    }
+    for (PgId id : view.primaryOf()) {
+      if (!pgs.containsKey(id) && PgMeta.shardOf(id, services.shardCount()) == shard) {
+        try {
+          pg(id);
+        } catch (RuntimeException e) {
+          // Its log is unreadable here: the PG stays unloaded (and unreported), the rest go on.
+          LOG.warning("pg " + id + ": cannot load its log: " + e.getMessage());
+        }
+      }
     }
   }
 
@@ -130,6 +145,19 @@ final class ShardPgs {
     services
         .timer()
         .schedule(() -> executor.execute(work), millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Adds the PGs this OSD is primary of to {@code stats}, and every loaded PG to {@code counts}.
+   */
+  void collect(List<PgStat> stats, Map<String, Integer> counts) {
+    advanceAll();
+    for (Pg pg : pgs.values()) {
+      counts.merge(pg.stateName(), 1, Integer::sum);
+      if (pg.primary == self() && pg.state != Pg.State.DOWN) {
+        stats.add(new PgStat(pg.id, pg.stateName(), pg.intervalKey(), pg.log.head()));
+      }
+    }
   }
 
   /** PG states by name, for status and metrics. */

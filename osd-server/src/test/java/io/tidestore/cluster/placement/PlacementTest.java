@@ -113,22 +113,4 @@ class PlacementTest {
         assertThrows(IllegalArgumentException.class, () -> placement.pg(new PgId(1, 256)));
     assertTrue(e.getMessage().contains("pg_num 256"), e.getMessage());
   }
-
-  @Test
-  void undersizedPgsFollowFromTheMap() {
-    List<OsdInfo> osds = osds(3, 3);
-    ClusterMap clean = map(osds, List.of(pool(1, 3, 2, 64, FailureDomain.OSD)));
-    MapPgStates all = MapPgStates.of(Placement.of(clean));
-    assertEquals(java.util.Map.of("unknown", 64L), all.byState());
-    assertEquals(0, all.inactive());
-    osds.set(0, down(osds.get(0)));
-    MapPgStates oneDown =
-        MapPgStates.of(Placement.of(map(osds, clean.pools().values().stream().toList())));
-    assertEquals(java.util.Map.of("unknown", 64L), oneDown.byState(), "min_size still up");
-    osds.set(1, down(osds.get(1)));
-    MapPgStates twoDown =
-        MapPgStates.of(Placement.of(map(osds, clean.pools().values().stream().toList())));
-    assertEquals(java.util.Map.of("undersized", 64L), twoDown.byState());
-    assertEquals(64, twoDown.inactive());
-  }
 }

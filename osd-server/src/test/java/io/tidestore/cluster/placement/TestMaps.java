@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.TreeMap;
 import java.util.UUID;
 
-/** Cluster maps built directly, for placement tests. */
-final class TestMaps {
+/** Cluster maps built directly, for placement and PG state tests. */
+public final class TestMaps {
   private TestMaps() {}
 
   /** An OSD that is up and in. */
-  static OsdInfo osd(int id, String host, double weight) {
+  public static OsdInfo osd(int id, String host, double weight) {
     return new OsdInfo(
         id,
         new UUID(1, id),
@@ -27,33 +27,33 @@ final class TestMaps {
         0);
   }
 
-  static OsdInfo down(OsdInfo o) {
+  public static OsdInfo down(OsdInfo o) {
     return with(o, false, o.in());
   }
 
-  static OsdInfo out(OsdInfo o) {
+  public static OsdInfo out(OsdInfo o) {
     return with(o, o.up(), false);
   }
 
-  private static OsdInfo with(OsdInfo o, boolean up, boolean in) {
-    return new OsdInfo(
-        o.id(),
-        o.uuid(),
-        o.host(),
-        o.weight(),
-        o.address(),
-        o.adminAddress(),
-        up,
-        in,
-        o.upFrom(),
-        0);
+  /** The same OSD, up again in a new incarnation that came up in epoch {@code upFrom}. */
+  public static OsdInfo restarted(OsdInfo o, long upFrom) {
+    return with(o, true, o.in(), upFrom);
   }
 
-  static PoolInfo pool(int id, int size, int minSize, int pgNum, FailureDomain domain) {
+  private static OsdInfo with(OsdInfo o, boolean up, boolean in) {
+    return with(o, up, in, o.upFrom());
+  }
+
+  private static OsdInfo with(OsdInfo o, boolean up, boolean in, long upFrom) {
+    return new OsdInfo(
+        o.id(), o.uuid(), o.host(), o.weight(), o.address(), o.adminAddress(), up, in, upFrom, 0);
+  }
+
+  public static PoolInfo pool(int id, int size, int minSize, int pgNum, FailureDomain domain) {
     return new PoolInfo(id, "pool" + id, size, minSize, pgNum, domain, 1);
   }
 
-  static ClusterMap map(List<OsdInfo> osds, List<PoolInfo> pools) {
+  public static ClusterMap map(List<OsdInfo> osds, List<PoolInfo> pools) {
     TreeMap<Integer, OsdInfo> byId = new TreeMap<>();
     osds.forEach(o -> byId.put(o.id(), o));
     TreeMap<Integer, PoolInfo> poolsById = new TreeMap<>();

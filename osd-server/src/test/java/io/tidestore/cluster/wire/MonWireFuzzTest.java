@@ -53,6 +53,7 @@ class MonWireFuzzTest {
         // An OK's body depends on the request it answers: try each reading a client does.
         tryRead(() -> MonMessages.bootReply(p));
         tryRead(() -> MonMessages.monStatus(p));
+        tryRead(() -> MonMessages.pgSummary(p));
       }
       case MonFrame.ERROR -> MonMessages.error(frame);
       case MonFrame.MAP -> MapCodec.decode(p);

@@ -277,7 +277,9 @@ public final class OsdDaemon implements AutoCloseable {
               shards.tasks(),
               membership.map(),
               PeerTls.context(settings.security()),
-              membership::wantEpoch);
+              membership::wantEpoch,
+              metrics.registry(),
+              cluster.deepScrubInterval());
       resources.push(pgs);
       pgEngine = pgs;
       membership.onNewMap(pgs::onMap);

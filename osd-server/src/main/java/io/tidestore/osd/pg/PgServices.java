@@ -6,17 +6,19 @@ import java.util.function.Supplier;
 
 /**
  * What every shard's PGs share: this OSD's id, the newest map, the links to the other OSDs, a timer
- * for retries, and a way to ask for a newer map than the one held.
+ * for retries, a way to ask for a newer map than the one held, and deep scrub's slot.
  *
  * @param self this OSD's id
  * @param map the newest map this OSD has
  * @param peers the links to the other OSDs
  * @param timer for retries (its tasks hop to the shard's thread themselves)
  * @param newerMap asked when a message names an epoch newer than this OSD's map
+ * @param scrubs the OSD's deep scrub slot, schedule and counters
  */
 record PgServices(
     int self,
     Supplier<MapView> map,
     PeerLinks peers,
     ScheduledExecutorService timer,
-    LongConsumer newerMap) {}
+    LongConsumer newerMap,
+    ScrubSlot scrubs) {}

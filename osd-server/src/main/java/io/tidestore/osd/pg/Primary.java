@@ -25,7 +25,8 @@ import java.util.concurrent.CompletableFuture;
  * the PG log (epoch, version), applied here in one transaction with its log entry and the object's
  * version, sent to every replica in parallel, and acknowledged once every member of the acting set
  * has it durable. A resent request already in the log is answered, not applied again. Reads are
- * served here. Runs on the PG's shard thread.
+ * served here. Ops to an object a deep scrub holds wait until it is released. Runs on the PG's
+ * shard thread.
  */
 // Each send handles its own outcome in whenComplete; the resend timer's future carries nothing.
 @SuppressWarnings("FutureReturnValueIgnored")
@@ -44,7 +45,7 @@ final class Primary {
    * done} with why (STALE_MAP: the client's map predates the PG's interval; TRY_AGAIN: peering,
    * below min_size, or this OSD's map is the older one) and returns false.
    */
-  private boolean serving(Pg pg, long epoch, CompletableFuture<?> done) {
+  boolean serving(Pg pg, long epoch, CompletableFuture<?> done) {
     MapView view = shard.services.map().get();
     if (epoch < pg.intervalStart) {
       done.completeExceptionally(
@@ -95,6 +96,9 @@ final class Primary {
         done.complete(null); // in the log, and peering made every member's log the same
       }
       return;
+    }
+    if (pg.heldByScrub(r.name(), () -> mutate(pg, r, m, done))) {
+      return; // a deep scrub compares (and may repair) this object: the change waits for it
     }
     MapView view = shard.services.map().get();
     Eversion version = pg.log.nextVersion(view.epoch());
@@ -190,7 +194,10 @@ final class Primary {
     pg.inFlight.remove(op.entry.version());
   }
 
-  /** A new interval: ops in flight are answered TRY_AGAIN; their clients send them again. */
+  /**
+   * A new interval: ops in flight are answered TRY_AGAIN (their clients send them again), and ops
+   * that waited for an object a deep scrub held are answered as the PG now stands.
+   */
   void intervalChanged(Pg pg) {
     for (InFlightOp op : new ArrayList<>(pg.inFlight.values())) {
       op.fail(
@@ -198,10 +205,12 @@ final class Primary {
               Code.TRY_AGAIN, "pg " + pg.id + " changed its acting set to " + pg.acting));
     }
     pg.inFlight.clear();
+    pg.releaseHold();
   }
 
   void read(Pg pg, ClientRequest r, long offset, int length, CompletableFuture<ByteBuf> done) {
-    if (!serving(pg, r.epoch(), done)) {
+    if (!serving(pg, r.epoch(), done)
+        || pg.heldByScrub(r.name(), () -> read(pg, r, offset, length, done))) {
       return;
     }
     ByteBuf into = ByteBufAllocator.DEFAULT.directBuffer(length, length);
@@ -220,7 +229,7 @@ final class Primary {
   }
 
   void stat(Pg pg, ClientRequest r, CompletableFuture<ObjectInfo> done) {
-    if (serving(pg, r.epoch(), done)) {
+    if (serving(pg, r.epoch(), done) && !pg.heldByScrub(r.name(), () -> stat(pg, r, done))) {
       shard.store.stat(
           key(pg, r),
           (st, failure) ->
@@ -229,7 +238,8 @@ final class Primary {
   }
 
   void getXattr(Pg pg, ClientRequest r, String name, CompletableFuture<ByteBuf> done) {
-    if (serving(pg, r.epoch(), done)) {
+    if (serving(pg, r.epoch(), done)
+        && !pg.heldByScrub(r.name(), () -> getXattr(pg, r, name, done))) {
       shard.store.getXattr(
           key(pg, r),
           name,

@@ -5,8 +5,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.function.DoublePredicate;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.DoublePredicate;
 
 /** Reads the daemon's Prometheus text. */
 final class Scrape {

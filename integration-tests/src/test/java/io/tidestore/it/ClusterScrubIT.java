@@ -144,6 +144,19 @@ class ClusterScrubIT {
       try (ClusterClient client = client(cluster.port())) {
         verify(client); // from the replica alone, whose copy of s-1 was pushed
       }
+
+      ClusterProcesses.Result badId = run("pg", "deep-scrub", "2.zz", "--mon", monitors);
+      assertEquals(2, badId.exit(), badId.output());
+      assertTrue(badId.output().contains("is not a PG id"), badId.output());
+      ClusterProcesses.Result noSuchPg =
+          run("pg", "deep-scrub", pg.pool() + ".1", "--mon", monitors);
+      assertEquals(1, noSuchPg.exit(), noSuchPg.output());
+      assertTrue(noSuchPg.output().contains("has pg_num 1"), noSuchPg.output());
+      cluster.osds().get(replica).kill9();
+      awaitStatus(monitors, MARK_DOWN, s -> s.path("osdmap").path("num_up_osds").asInt() == 0);
+      ClusterProcesses.Result noPrimary = run("pg", "deep-scrub", pg.toString(), "--mon", monitors);
+      assertEquals(1, noPrimary.exit(), noPrimary.output());
+      assertTrue(noPrimary.output().contains("has no primary"), noPrimary.output());
     }
   }
 

@@ -17,7 +17,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.tidestore.client.ClusterClient;
-import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.cluster.placement.Placement;
 import java.nio.ByteBuffer;
@@ -71,18 +70,8 @@ class ClusterScrubIT {
     try (ClusterProcesses.Cluster cluster = ClusterProcesses.startCluster(dir, 3)) {
       String monitors = cluster.monitors();
       assertEquals(0, poolCreate(monitors, "scr", 3, 1, 1).exit());
-      PgId pg;
-      List<Integer> acting;
-      try (ClusterClient client = client(cluster.port())) {
-        for (int i = 0; i < OBJECTS; i++) {
-          client
-              .write("scr", "s-" + i, 0, Unpooled.wrappedBuffer(object(i)))
-              .get(60, TimeUnit.SECONDS);
-        }
-        ClusterMap map = client.map();
-        pg = new PgId(map.pool("scr").orElseThrow().id(), 0);
-        acting = Placement.of(map).pg(pg).acting();
-      }
+      PgId pg = writeObjects(cluster, "scr");
+      List<Integer> acting = acting(cluster, pg);
       assertEquals(3, acting.size(), "acting " + acting);
       int primary = acting.get(0);
       int replica = acting.get(1);
@@ -166,17 +155,7 @@ class ClusterScrubIT {
         ClusterProcesses.startCluster(dir, 1, "--deep-scrub-interval", "2s")) {
       String monitors = cluster.monitors();
       assertEquals(0, poolCreate(monitors, "sched", 1, 1, 1).exit());
-      int primary;
-      try (ClusterClient client = client(cluster.port())) {
-        for (int i = 0; i < OBJECTS; i++) {
-          client
-              .write("sched", "s-" + i, 0, Unpooled.wrappedBuffer(object(i)))
-              .get(60, TimeUnit.SECONDS);
-        }
-        ClusterMap map = client.map();
-        primary =
-            Placement.of(map).pg(new PgId(map.pool("sched").orElseThrow().id(), 0)).actingPrimary();
-      }
+      int primary = acting(cluster, writeObjects(cluster, "sched")).get(0);
       // The write loaded the PG on its primary: due one interval later, with no one asking.
       OsdProcess p = cluster.osds().get(primary);
       String scraped =
@@ -184,6 +163,25 @@ class ClusterScrubIT {
               ClusterProcesses.osdMetricsPort(p), "tidestore_osd_scrub_objects_total", OBJECTS);
       assertEquals(0.0, Scrape.sum(scraped, "tidestore_osd_scrub_errors_total"), scraped);
       assertTrue(p.output().contains("deep scrub done on acting"), p.output());
+    }
+  }
+
+  /** Writes the objects into {@code pool} (of one PG); that PG. */
+  private static PgId writeObjects(ClusterProcesses.Cluster cluster, String pool) throws Exception {
+    try (ClusterClient client = client(cluster.port())) {
+      for (int i = 0; i < OBJECTS; i++) {
+        client
+            .write(pool, "s-" + i, 0, Unpooled.wrappedBuffer(object(i)))
+            .get(60, TimeUnit.SECONDS);
+      }
+      return new PgId(client.map().pool(pool).orElseThrow().id(), 0);
+    }
+  }
+
+  /** The acting set of {@code pg} in the monitors' map, its primary first. */
+  private static List<Integer> acting(ClusterProcesses.Cluster cluster, PgId pg) throws Exception {
+    try (ClusterClient client = client(cluster.port())) {
+      return Placement.of(client.map()).pg(pg).acting();
     }
   }
 

@@ -100,16 +100,17 @@ final class Pg {
     }
   }
 
+  /** Whether object {@code name} is held by a deep scrub (client ops to it wait). */
+  boolean heldByScrub(String name) {
+    return scrubHold != null && name.equals(scrubHold.name);
+  }
+
   /**
-   * Whether object {@code name} is held by a deep scrub; if so, {@code retry} runs once it is
-   * released (and checks again whether the PG serves).
+   * Runs {@code retry} once the object a deep scrub holds is released; it checks again whether the
+   * PG serves.
    */
-  boolean heldByScrub(String name, Runnable retry) {
-    if (scrubHold == null || !name.equals(scrubHold.name)) {
-      return false;
-    }
+  void afterScrubHold(Runnable retry) {
     waitingForScrub.add(retry);
-    return true;
   }
 
   /** A deep scrub's hold on one object: {@link #release} frees it if it is still the PG's. */

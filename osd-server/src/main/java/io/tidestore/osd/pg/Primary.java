@@ -97,8 +97,10 @@ final class Primary {
       }
       return;
     }
-    if (pg.heldByScrub(r.name(), () -> mutate(pg, r, m, done))) {
-      return; // a deep scrub compares (and may repair) this object: the change waits for it
+    if (pg.heldByScrub(r.name())) {
+      // A deep scrub compares (and may repair) this object: the change waits for it.
+      pg.afterScrubHold(() -> mutate(pg, r, m, done));
+      return;
     }
     MapView view = shard.services.map().get();
     Eversion version = pg.log.nextVersion(view.epoch());
@@ -209,8 +211,11 @@ final class Primary {
   }
 
   void read(Pg pg, ClientRequest r, long offset, int length, CompletableFuture<ByteBuf> done) {
-    if (!serving(pg, r.epoch(), done)
-        || pg.heldByScrub(r.name(), () -> read(pg, r, offset, length, done))) {
+    if (!serving(pg, r.epoch(), done)) {
+      return;
+    }
+    if (pg.heldByScrub(r.name())) {
+      pg.afterScrubHold(() -> read(pg, r, offset, length, done));
       return;
     }
     ByteBuf into = ByteBufAllocator.DEFAULT.directBuffer(length, length);
@@ -229,26 +234,35 @@ final class Primary {
   }
 
   void stat(Pg pg, ClientRequest r, CompletableFuture<ObjectInfo> done) {
-    if (serving(pg, r.epoch(), done) && !pg.heldByScrub(r.name(), () -> stat(pg, r, done))) {
-      shard.store.stat(
-          key(pg, r),
-          (st, failure) ->
-              finish(done, failure, failure == null ? new ObjectInfo(st.size(), 0) : null));
+    if (!serving(pg, r.epoch(), done)) {
+      return;
     }
+    if (pg.heldByScrub(r.name())) {
+      pg.afterScrubHold(() -> stat(pg, r, done));
+      return;
+    }
+    shard.store.stat(
+        key(pg, r),
+        (st, failure) ->
+            finish(done, failure, failure == null ? new ObjectInfo(st.size(), 0) : null));
   }
 
   void getXattr(Pg pg, ClientRequest r, String name, CompletableFuture<ByteBuf> done) {
-    if (serving(pg, r.epoch(), done)
-        && !pg.heldByScrub(r.name(), () -> getXattr(pg, r, name, done))) {
-      shard.store.getXattr(
-          key(pg, r),
-          name,
-          (value, failure) ->
-              finish(
-                  done,
-                  failure,
-                  failure == null ? io.netty.buffer.Unpooled.wrappedBuffer(value) : null));
+    if (!serving(pg, r.epoch(), done)) {
+      return;
     }
+    if (pg.heldByScrub(r.name())) {
+      pg.afterScrubHold(() -> getXattr(pg, r, name, done));
+      return;
+    }
+    shard.store.getXattr(
+        key(pg, r),
+        name,
+        (value, failure) ->
+            finish(
+                done,
+                failure,
+                failure == null ? io.netty.buffer.Unpooled.wrappedBuffer(value) : null));
   }
 
   private static <T> void finish(CompletableFuture<T> done, StoreException failure, T value) {

@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tidestore.client.ClusterClient;
 import io.tidestore.cluster.local.MonPortPair;
+import io.tidestore.cluster.wire.LinkSecurity;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -115,6 +118,11 @@ final class ClusterProcesses {
 
   /** Starts a {@link Cluster} of {@code count} OSDs and waits until the map has them all up. */
   static Cluster startCluster(Path dir, int count) throws Exception {
+    return startCluster(dir, count, new String[0]);
+  }
+
+  /** {@link #startCluster(Path, int)}, each OSD started with {@code osdExtra} too. */
+  static Cluster startCluster(Path dir, int count, String... osdExtra) throws Exception {
     int port = freePortPair();
     String monitors = "127.0.0.1:" + port;
     OsdProcess mon =
@@ -132,7 +140,7 @@ final class ClusterProcesses {
       awaitMonReady(mon);
       for (int i = 0; i < count; i++) {
         Path data = dir.resolve("osd." + i);
-        OsdProcess osd = startOsd(data, monitors);
+        OsdProcess osd = startOsd(data, monitors, osdExtra);
         int id = awaitRegistered(osd);
         cluster.osds().put(id, osd);
         cluster.data().put(id, data);
@@ -160,6 +168,15 @@ final class ClusterProcesses {
     Matcher m = OSD_ID.matcher(osd.awaitLine("registered with the monitors as osd.", START));
     assertTrue(m.find(), osd.output());
     return Integer.parseInt(m.group(1));
+  }
+
+  /** A {@link ClusterClient} of the monitor on {@code port}, giving an op up after 60 s. */
+  static ClusterClient client(int port) throws Exception {
+    return ClusterClient.connect(
+        List.of(new InetSocketAddress("127.0.0.1", port)),
+        LinkSecurity.PLAINTEXT,
+        null,
+        Duration.ofSeconds(60));
   }
 
   /** A client command's exit code and its output (stdout and stderr merged). */

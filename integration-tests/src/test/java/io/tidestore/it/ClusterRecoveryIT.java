@@ -3,6 +3,7 @@ package io.tidestore.it;
 import static io.tidestore.it.ClusterProcesses.awaitActiveClean;
 import static io.tidestore.it.ClusterProcesses.awaitRegistered;
 import static io.tidestore.it.ClusterProcesses.awaitStatus;
+import static io.tidestore.it.ClusterProcesses.client;
 import static io.tidestore.it.ClusterProcesses.poolCreate;
 import static io.tidestore.it.ClusterProcesses.startOsd;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -13,9 +14,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.tidestore.client.ClusterClient;
-import io.tidestore.cluster.wire.LinkSecurity;
 import io.tidestore.osd.ops.ObjectOpsException;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,14 +79,6 @@ class ClusterRecoveryIT {
         verify(client, model);
       }
     }
-  }
-
-  private static ClusterClient client(int port) throws Exception {
-    return ClusterClient.connect(
-        List.of(new InetSocketAddress("127.0.0.1", port)),
-        LinkSecurity.PLAINTEXT,
-        null,
-        Duration.ofSeconds(60));
   }
 
   private static void writeAll(

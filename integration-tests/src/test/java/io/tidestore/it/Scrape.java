@@ -6,6 +6,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.DoublePredicate;
 
 /** Reads the daemon's Prometheus text. */
 final class Scrape {
@@ -45,14 +46,24 @@ final class Scrape {
    * (ShardStatsSampler), so a change shows in /status at once and in /metrics within that second.
    */
   static String awaitSum(int port, String series, double expected) throws Exception {
+    return awaitSum(port, series, sum -> sum == expected, "" + expected);
+  }
+
+  /** As {@link #awaitSum(int, String, double)}, until the sum is at least {@code least}. */
+  static String awaitSumAtLeast(int port, String series, double least) throws Exception {
+    return awaitSum(port, series, sum -> sum >= least, "at least " + least);
+  }
+
+  private static String awaitSum(int port, String series, DoublePredicate until, String what)
+      throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     while (true) {
       String text = metrics(port);
-      if (sum(text, series) == expected) {
+      if (until.test(sum(text, series))) {
         return text;
       }
       if (System.nanoTime() > deadline) {
-        throw new AssertionError(series + " never summed to " + expected + ":\n" + text);
+        throw new AssertionError(series + " never summed to " + what + ":\n" + text);
       }
       LockSupport.parkNanos(Duration.ofMillis(100).toNanos()); // the snapshot's age, not an event
     }

@@ -6,13 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tidestore.store.engine.StoreFormat;
-import io.tidestore.store.engine.StoreLayout;
-import io.tidestore.store.shard.ShardSpace;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,35 +33,6 @@ class ScrubIT {
       buf.putLong(MAGIC).putInt(b).putInt(~b);
     }
     return buf.array();
-  }
-
-  /**
-   * The shard and byte offset (in that shard's file: the volume, or its own file) holding image
-   * block {@code b}, found by its content.
-   */
-  private static long[] locate(Path data, int shards, int b) throws Exception {
-    byte[] want = block(b);
-    ByteBuffer buf = ByteBuffer.allocate(1 << 20);
-    long[] found = null;
-    StoreLayout layout = StoreLayout.of(data);
-    for (int s = 0; s < shards; s++) {
-      ShardSpace space = layout.space(s);
-      long end = layout.readSuperblock(s).shardBytes(); // the space's absolute end
-      try (FileChannel ch = FileChannel.open(space.path())) {
-        for (long pos = space.base(); pos < end; pos += buf.capacity()) {
-          buf.clear().limit((int) Math.min(buf.capacity(), end - pos));
-          ch.read(buf, pos);
-          for (int at = 0; at + BLOCK <= buf.position(); at += BLOCK) {
-            if (ByteBuffer.wrap(buf.array(), at, BLOCK).equals(ByteBuffer.wrap(want))) {
-              assertEquals(null, found, "block " + b + " is stored once");
-              found = new long[] {s, pos + at};
-            }
-          }
-        }
-      }
-    }
-    assertTrue(found != null, "block " + b + " is on disk");
-    return found;
   }
 
   @Test
@@ -94,25 +62,17 @@ class ScrubIT {
             Status.await(ports.metrics(), st -> passes(st) >= 2, Duration.ofSeconds(60), "a pass");
         assertEquals("ok", first.get("health").asText(), first.toString());
 
-        long[] at = locate(data, shards, DAMAGED);
-        try (FileChannel ch =
-            FileChannel.open(
-                StoreLayout.of(data).space((int) at[0]).path(),
-                StandardOpenOption.WRITE,
-                StandardOpenOption.READ)) {
-          ByteBuffer one = ByteBuffer.allocate(1);
-          ch.read(one, at[1] + 100);
-          one.put(0, (byte) (one.get(0) ^ 0x5a)).rewind();
-          ch.write(one, at[1] + 100);
-          ch.force(true);
-        }
+        List<StoredBlocks.At> stored = StoredBlocks.find(data, shards, block(DAMAGED));
+        assertEquals(1, stored.size(), "block " + DAMAGED + " is stored once: " + stored);
+        StoredBlocks.At at = stored.get(0);
+        StoredBlocks.flip(data, at, 100);
 
         String started = OsdProcess.run("admin", "--http", http, "scrub");
         assertTrue(started.contains("\"started\":[0,1]"), started);
         JsonNode status =
             Status.await(ports.metrics(), st -> passes(st) >= 4, Duration.ofSeconds(60), "a pass");
         assertEquals("degraded", status.get("health").asText());
-        JsonNode scrub = status.get("shards").get((int) at[0]).get("scrub");
+        JsonNode scrub = status.get("shards").get(at.shard()).get("scrub");
         assertEquals(1, scrub.get("errors").asInt(), scrub.toString());
         String finding = scrub.get("damaged").get(0).asText();
         // Image block 1000 is in data object 0 of the 4 MiB objects, at byte 4096000.
@@ -120,7 +80,7 @@ class ScrubIT {
         assertTrue(finding.contains(".0000000000000000 offset " + (long) DAMAGED * BLOCK), finding);
         assertTrue(osd.output().contains("scrub found damage"), "logged");
         assertEquals(
-            0, status.get("shards").get(1 - (int) at[0]).get("scrub").get("errors").asInt());
+            0, status.get("shards").get(1 - at.shard()).get("scrub").get("errors").asInt());
         String metrics = Scrape.awaitSum(ports.metrics(), "tidestore_scrub_errors_total", 1.0);
         assertTrue(Scrape.sum(metrics, "tidestore_scrub_passes_total") >= 4, metrics);
         assertTrue(

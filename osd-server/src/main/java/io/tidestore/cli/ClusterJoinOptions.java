@@ -6,6 +6,7 @@ import io.tidestore.cluster.wire.LinkSecurity;
 import io.tidestore.osd.cluster.ClusterSettings;
 import io.tidestore.osd.security.SecuritySettings;
 import java.io.IOException;
+import java.time.Duration;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -42,6 +43,15 @@ final class ClusterJoinOptions {
       description = "With --mon: this OSD's share of the data relative to others. Default: 1.0.")
   double weight = 1.0;
 
+  @Option(
+      names = "--deep-scrub-interval",
+      paramLabel = "DURATION",
+      description =
+          "With --mon: how often this OSD deep-scrubs each PG it is the primary of, comparing"
+              + " every object's copies block by block and repairing bad ones (e.g. 7d, 12h, 30m;"
+              + " 0 = only on `tidestore pg deep-scrub`). Default: ${DEFAULT-VALUE}.")
+  String deepScrubInterval = "7d";
+
   /**
    * Null for a standalone daemon (no --mon). Its links are plaintext: {@link #withTls} lays the
    * daemon's TLS over them.
@@ -68,10 +78,14 @@ final class ClusterJoinOptions {
           host != null ? host : HostName.local(),
           weight,
           ClusterSettings.DEFAULT_HEARTBEAT_INTERVAL,
-          LinkSecurity.PLAINTEXT);
+          LinkSecurity.PLAINTEXT,
+          Duration.ofNanos(ScrubOptions.durationNanos(deepScrubInterval, "--deep-scrub-interval")));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(
-          spec.commandLine(), "Invalid value for option '--mon': " + e.getMessage());
+          spec.commandLine(),
+          e.getMessage().startsWith("Invalid value")
+              ? e.getMessage()
+              : "Invalid value for option '--mon': " + e.getMessage());
     }
   }
 

@@ -14,12 +14,15 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code tidestore pg dump}: every PG of every pool, as {@code ceph pg dump pgs_brief}. */
+/**
+ * {@code tidestore pg dump}: every PG of every pool, as {@code ceph pg dump pgs_brief}; {@code pg
+ * deep-scrub PGID} ({@link PgDeepScrubCommand}).
+ */
 @Command(
     name = "pg",
     mixinStandardHelpOptions = true,
-    description = "The cluster's placement groups: dump.",
-    subcommands = {PgCommand.Dump.class})
+    description = "The cluster's placement groups: dump, deep-scrub.",
+    subcommands = {PgCommand.Dump.class, PgDeepScrubCommand.class})
 final class PgCommand {
 
   @Command(

@@ -28,7 +28,7 @@ final class ScrubOptions {
    * @throws IllegalArgumentException with the option's name, for a bad value
    */
   ScrubSettings settings() {
-    long nanos = durationNanos(interval);
+    long nanos = durationNanos(interval, "--scrub-interval");
     long bytes;
     try {
       bytes = ByteSize.parse(rate);
@@ -43,8 +43,8 @@ final class ScrubOptions {
     return new ScrubSettings(nanos, bytes);
   }
 
-  /** {@code 0}, or a count followed by s, m, h or d. */
-  static long durationNanos(String text) {
+  /** {@code 0}, or a count followed by s, m, h or d; a bad one is refused naming {@code option}. */
+  static long durationNanos(String text, String option) {
     String t = text.trim().toLowerCase(Locale.ROOT);
     if (t.equals("0")) {
       return 0;
@@ -65,7 +65,9 @@ final class ScrubOptions {
     }
     if (count < 0 || count > Long.MAX_VALUE / 1_000_000_000L / unit) {
       throw new IllegalArgumentException(
-          "Invalid value for option '--scrub-interval': '"
+          "Invalid value for option '"
+              + option
+              + "': '"
               + text
               + "' (0, or a number followed by s, m, h or d)");
     }

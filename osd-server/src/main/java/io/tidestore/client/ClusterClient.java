@@ -18,9 +18,11 @@ import io.tidestore.osd.ops.NamePage;
 import io.tidestore.osd.ops.ObjectInfo;
 import io.tidestore.osd.ops.ObjectOpsException;
 import io.tidestore.osd.ops.ObjectOpsException.Code;
+import io.tidestore.osd.ops.ScrubReport;
 import io.tidestore.osd.protocol.Op;
 import io.tidestore.osd.protocol.V2;
 import io.tidestore.osd.protocol.V2Recovery;
+import io.tidestore.osd.protocol.V2Scrub;
 import io.tidestore.osd.protocol.Wire;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -169,8 +171,11 @@ public final class ClusterClient implements AutoCloseable {
     final Function<ByteBuf, T> parser;
     final long tid = tids.incrementAndGet();
 
-    /** The PG an op names instead of an object (LIST_PG), or -1. */
+    /** The PG an op names instead of an object (LIST_PG, DEEP_SCRUB), or -1. */
     int seed = -1;
+
+    /** How long one attempt may wait for its reply. */
+    long attemptSeconds = ATTEMPT_SECONDS;
 
     final long deadline = System.nanoTime() + opTimeout.toNanos();
     final CompletableFuture<T> result = new CompletableFuture<>();
@@ -231,7 +236,7 @@ public final class ClusterClient implements AutoCloseable {
                       },
                       payload == null ? null : payload.retainedDuplicate()))
           // A link that never answers (a hung handshake or OSD) is given up and the op sent again.
-          .orTimeout(ATTEMPT_SECONDS, TimeUnit.SECONDS)
+          .orTimeout(attemptSeconds, TimeUnit.SECONDS)
           .whenComplete(
               (body, e) -> {
                 if (e == null) {
@@ -270,9 +275,9 @@ public final class ClusterClient implements AutoCloseable {
                 "gave up on "
                     + Op.name(op)
                     + " of "
-                    + pool
-                    + "/"
-                    + name
+                    + (seed >= 0
+                        ? "pg " + Integer.toHexString(seed) + " of pool " + pool
+                        : pool + "/" + name)
                     + " after "
                     + opTimeout
                     + ": "
@@ -331,6 +336,22 @@ public final class ClusterClient implements AutoCloseable {
             null,
             V2Recovery::readNamePage);
     a.seed = seed;
+    a.send();
+    return a.result;
+  }
+
+  /**
+   * Asks the primary of PG {@code seed} of {@code pool} to deep-scrub it now (docs/cluster.md,
+   * "Deep scrub") and completes with its report. A scrub lasts as long as reading the PG takes, so
+   * one attempt may wait the whole op timeout; it is sent again (and scrubbed again) when the PG
+   * changes its primary or interval meanwhile. Needs the {@code *} cap where the OSDs have an auth
+   * file.
+   */
+  public CompletableFuture<ScrubReport> deepScrub(String pool, int seed) {
+    Attempts<ScrubReport> a =
+        new Attempts<>(V2Scrub.DEEP_SCRUB, pool, "", out -> {}, null, V2Scrub::readReport);
+    a.seed = seed;
+    a.attemptSeconds = Math.max(ATTEMPT_SECONDS, opTimeout.toSeconds());
     a.send();
     return a.result;
   }

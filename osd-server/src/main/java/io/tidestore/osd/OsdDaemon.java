@@ -19,7 +19,6 @@ import io.tidestore.osd.nbd.NbdServer;
 import io.tidestore.osd.net.InboundBudget;
 import io.tidestore.osd.pg.PeerTls;
 import io.tidestore.osd.pg.PgEngine;
-import io.tidestore.osd.pg.PgMetrics;
 import io.tidestore.osd.protocol.ObjectProtocolServer;
 import io.tidestore.osd.protocol.Op;
 import io.tidestore.osd.protocol.ServerLimits;
@@ -279,7 +278,8 @@ public final class OsdDaemon implements AutoCloseable {
               membership.map(),
               PeerTls.context(settings.security()),
               membership::wantEpoch,
-              new PgMetrics(metrics.registry()));
+              metrics.registry(),
+              cluster.deepScrubInterval());
       resources.push(pgs);
       pgEngine = pgs;
       membership.onNewMap(pgs::onMap);

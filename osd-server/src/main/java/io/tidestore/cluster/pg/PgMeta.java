@@ -14,8 +14,8 @@ import java.nio.ByteBuffer;
  *   <li><b>The PG's metadata</b> is one store object per PG, of pool {@code 2^32 + P} (outside
  *       every cluster pool id, so no client name can collide with it), named as Ceph writes the PG
  *       id ({@code 1.2f}). Its attributes hold the log, one per entry, named {@code log.} and the
- *       entry's {@link Eversion#sortKey} (so they list in log order), and {@code info}, the log's
- *       tail (written when the log is trimmed).
+ *       entry's {@link Eversion#sortKey} (so they list in log order), {@code info}, the log's tail
+ *       (written when the log is trimmed), and {@link #DEEP_SCRUB_STAMP}.
  *   <li><b>An object's version</b> is its attribute {@code _v} (an {@link Eversion}), set in the
  *       same transaction as the data and the log entry.
  *   <li><b>Shard:</b> a PG's objects and its metadata are all in one shard of the OSD, {@link
@@ -34,6 +34,13 @@ public final class PgMeta {
 
   /** The attribute that holds the log's tail. */
   public static final String INFO = "info";
+
+  /**
+   * The attribute of a PG's metadata object that holds when its primary last deep-scrubbed it: u64
+   * wall-clock milliseconds, big-endian. Written by that primary alone; other members may hold an
+   * older one or none.
+   */
+  public static final String DEEP_SCRUB_STAMP = "scrub.deep";
 
   /** The attribute of every object that holds its version. */
   public static final String VERSION = "_v";

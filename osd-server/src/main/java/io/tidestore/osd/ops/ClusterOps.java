@@ -50,4 +50,15 @@ public interface ClusterOps {
 
   /** Names of {@code pg}'s objects on this OSD after {@code after}, at most {@code max}. */
   CompletionStage<NamePage> listPg(long epoch, PgId pg, String after, int max);
+
+  // Deep scrub: the primary compares every member's copy of each object, block by block.
+
+  /** This OSD's copy of object {@code name} of {@code pg}, as one crc32c per 4 KiB block. */
+  CompletionStage<ObjectDigest> blockCrcs(long epoch, PgId pg, String name);
+
+  /**
+   * Deep-scrubs {@code pg} now, as its primary (joining a scrub of it already under way), repairing
+   * what it can; completes with what it found. TRY_AGAIN while the PG is not active.
+   */
+  CompletionStage<ScrubReport> deepScrub(long epoch, PgId pg);
 }

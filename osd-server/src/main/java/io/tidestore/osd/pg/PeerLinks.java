@@ -13,9 +13,11 @@ import io.tidestore.osd.ops.LogCopy;
 import io.tidestore.osd.ops.LogSync;
 import io.tidestore.osd.ops.NamePage;
 import io.tidestore.osd.ops.ObjectChunk;
+import io.tidestore.osd.ops.ObjectDigest;
 import io.tidestore.osd.ops.RepOp;
 import io.tidestore.osd.protocol.V2;
 import io.tidestore.osd.protocol.V2Recovery;
+import io.tidestore.osd.protocol.V2Scrub;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -219,6 +221,21 @@ final class PeerLinks implements AutoCloseable {
             out -> V2Recovery.writeListPg(out, after, max),
             null)
         .thenApply(b -> reading(b, V2Recovery::readNamePage));
+  }
+
+  /** OSD {@code osd}'s copy of object {@code name} of {@code pg}, as deep scrub compares it. */
+  CompletableFuture<ObjectDigest> blockCrcs(
+      int osd, String address, long epoch, PgId pg, String name) {
+    return recovery(
+            osd,
+            address,
+            V2Scrub.BLOCK_CRCS,
+            epoch,
+            pg,
+            2 + 3 * name.length(),
+            out -> V2Scrub.writeBlockCrcsRequest(out, name),
+            null)
+        .thenApply(b -> reading(b, V2Scrub::readDigest));
   }
 
   /**

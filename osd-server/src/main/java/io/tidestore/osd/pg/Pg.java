@@ -9,10 +9,13 @@ import io.tidestore.cluster.pgstats.PgInterval;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.cluster.placement.PgMapping;
 import io.tidestore.osd.ops.ObjectOpsException;
+import io.tidestore.osd.ops.ScrubReport;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * One PG on this OSD: its log, its current interval (acting set and primary, with each member's
@@ -81,11 +84,78 @@ final class Pg {
   /** The primary's ops in flight, by version. */
   final TreeMap<Eversion, InFlightOp> inFlight = new TreeMap<>();
 
+  /**
+   * Inconsistencies the last deep scrub here left unrepaired (0 after a clean or fully repaired
+   * one): the PG is {@code +inconsistent} while it is not 0.
+   */
+  int scrubErrors;
+
+  /**
+   * Wall-clock ms of the end of the last deep scrub of this PG by this OSD as primary (kept in the
+   * store, {@link io.tidestore.cluster.pg.PgMeta#DEEP_SCRUB_STAMP}); when none ever ran, when the
+   * PG was loaded here, so that a first scheduled scrub comes one interval later.
+   */
+  long lastDeepScrubMillis;
+
+  /** The deep scrub of this PG under way here, or null. */
+  CompletableFuture<ScrubReport> scrubRunning;
+
+  /** The object a deep scrub compares and repairs now, or null: client ops to it wait. */
+  private Hold scrubHold;
+
+  private final ArrayDeque<Runnable> waitingForScrub = new ArrayDeque<>();
+
   Pg(PgId id, PgLog log) {
     this.id = id;
     this.log = log;
     for (PgLogEntry e : log.entries().values()) {
       remember(e);
+    }
+  }
+
+  /** Whether object {@code name} is held by a deep scrub (client ops to it wait). */
+  boolean heldByScrub(String name) {
+    return scrubHold != null && name.equals(scrubHold.name);
+  }
+
+  /**
+   * Runs {@code retry} once the object a deep scrub holds is released; it checks again whether the
+   * PG serves.
+   */
+  void afterScrubHold(Runnable retry) {
+    waitingForScrub.add(retry);
+  }
+
+  /** A deep scrub's hold on one object: {@link #release} frees it if it is still the PG's. */
+  final class Hold {
+    private final String name;
+
+    private Hold(String name) {
+      this.name = name;
+    }
+
+    /** Frees the object (unless a new interval did already): the ops that waited for it run. */
+    void release() {
+      if (scrubHold == this) {
+        releaseHold();
+      }
+    }
+  }
+
+  /** A deep scrub holds object {@code name}: client ops to it wait until the hold is released. */
+  Hold hold(String name) {
+    if (scrubHold != null) {
+      throw new IllegalStateException("pg " + id + ": " + scrubHold.name + " is held already");
+    }
+    scrubHold = new Hold(name);
+    return scrubHold;
+  }
+
+  /** Frees the held object, if any (a new interval): the ops that waited run, in arrival order. */
+  void releaseHold() {
+    scrubHold = null;
+    while (!waitingForScrub.isEmpty() && scrubHold == null) {
+      waitingForScrub.poll().run();
     }
   }
 
@@ -196,9 +266,20 @@ final class Pg {
   /**
    * The state in Ceph's words, as this OSD reports it to the monitors: only {@code active} PGs take
    * client ops (recovery here holds them, so a recovering PG is not active); {@code clean} when the
-   * acting set has the pool's size; {@code degraded} while some member lacks data or is missing.
+   * acting set has the pool's size; {@code degraded} while some member lacks data or is missing;
+   * {@code +scrubbing+deep} while a deep scrub runs, {@code +inconsistent} while the last one left
+   * a copy unrepaired.
    */
   String stateName() {
+    String base = baseStateName();
+    if (scrubRunning != null && !scrubRunning.isDone()) {
+      base += "+scrubbing+deep";
+    }
+    // Ceph's word for a PG whose last deep scrub left a bad copy it could not repair.
+    return scrubErrors > 0 ? base + "+inconsistent" : base;
+  }
+
+  private String baseStateName() {
     return switch (state) {
       case REPLICA -> "replica";
       case PEERING -> "peering";

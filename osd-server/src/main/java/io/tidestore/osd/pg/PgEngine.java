@@ -1,5 +1,6 @@
 package io.tidestore.osd.pg;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.ssl.SslContext;
 import io.tidestore.cluster.map.ClusterMap;
@@ -16,12 +17,15 @@ import io.tidestore.osd.ops.LogSync;
 import io.tidestore.osd.ops.Mutation;
 import io.tidestore.osd.ops.NamePage;
 import io.tidestore.osd.ops.ObjectChunk;
+import io.tidestore.osd.ops.ObjectDigest;
 import io.tidestore.osd.ops.ObjectInfo;
 import io.tidestore.osd.ops.ObjectOpsException;
 import io.tidestore.osd.ops.ObjectOpsException.Code;
 import io.tidestore.osd.ops.RepOp;
+import io.tidestore.osd.ops.ScrubReport;
 import io.tidestore.osd.store.ShardTasks;
 import io.tidestore.store.api.ShardStore;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,14 +40,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.LongConsumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * A cluster OSD's PGs (issue 17, stop 3): serves protocol v2 by routing each request to the shard
  * holding its PG ({@link PgMeta#shardOf}), where that shard's {@link ShardPgs} runs it on the
  * shard's thread: as primary ({@link Primary}), as replica ({@link Replica}), or peering ({@link
- * Peering}). Follows the map: every new epoch moves the loaded PGs to it.
+ * Peering}). Follows the map: every new epoch moves the loaded PGs to it. Deep-scrubs the PGs it is
+ * the primary of on a schedule and on demand ({@link DeepScrub}), one at a time.
  */
 public final class PgEngine implements ClusterOps, AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(PgEngine.class.getName());
+
   private final ShardTasks tasks;
   private final PgServices services;
   private final ShardPgs[] shards;
@@ -62,18 +71,22 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
    * @param map the map this OSD has now
    * @param tls the client context of links to other OSDs, or null for plaintext
    * @param newerMap asked to fetch a map at least as new as the epoch given
-   * @param metrics the PG metrics, registered with the OSD's registry
+   * @param registry where the PG metrics and the deep scrub counters go
+   * @param deepScrubInterval how often each PG this OSD is the primary of is deep-scrubbed (zero:
+   *     only on demand)
    */
+  @SuppressWarnings("FutureReturnValueIgnored") // the schedule lasts as long as the timer
   public PgEngine(
       int self,
       ShardTasks tasks,
       ClusterMap map,
       SslContext tls,
       LongConsumer newerMap,
-      PgMetrics metrics) {
+      MeterRegistry registry,
+      Duration deepScrubInterval) {
     this.self = self;
     this.tasks = tasks;
-    this.metrics = metrics;
+    this.metrics = new PgMetrics(registry);
     this.view = MapView.of(map, self);
     this.shards = new ShardPgs[tasks.shardCount()];
     this.services =
@@ -84,7 +97,46 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
             timer,
             newerMap,
             metrics,
-            shards.length);
+            shards.length,
+            new ScrubSlot(registry, deepScrubInterval.toMillis()));
+    long interval = deepScrubInterval.toMillis();
+    if (interval > 0) {
+      // Often enough that a PG is scrubbed soon after it is due, rarely enough to cost nothing.
+      long tick = Math.clamp(interval / 8, 1000, 60_000);
+      timer.scheduleWithFixedDelay(this::scrubDue, tick, tick, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** The deep scrub schedule: with the OSD's slot free, the shards in turn start a due PG's. */
+  private void scrubDue() {
+    if (services.scrubs().tryTake()) {
+      scrubDueFrom(0, System.currentTimeMillis());
+    }
+  }
+
+  private void scrubDueFrom(int shard, long now) {
+    if (shard == shards.length) {
+      services.scrubs().release();
+      return;
+    }
+    boolean ran =
+        tasks.run(
+            shard,
+            store -> {
+              boolean started;
+              try {
+                started = pgs(shard, store).scrub.startDue(now);
+              } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "deep scrub schedule on shard " + shard, e);
+                started = false;
+              }
+              if (!started) {
+                scrubDueFrom(shard + 1, now);
+              }
+            });
+    if (!ran) {
+      services.scrubs().release();
+    }
   }
 
   private void maybeNewer(long epoch, LongConsumer newerMap) {
@@ -218,9 +270,18 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
   @Override
   public CompletionStage<Void> push(long epoch, PgId pg, ObjectChunk chunk) {
     CompletableFuture<Void> done = new CompletableFuture<>();
-    CompletionStage<Void> stage = onPg(pg, done, (s, p) -> s.member.push(p, chunk, done));
-    if (done.isCompletedExceptionally()) {
-      chunk.release(); // refused before the member took it (which releases it when applied)
+    AtomicBoolean taken = new AtomicBoolean();
+    CompletionStage<Void> stage =
+        onPg(
+            pg,
+            done,
+            (s, p) -> {
+              taken.set(true); // from here the member releases the chunk, whatever happens
+              s.member.push(p, epoch, chunk, done);
+            });
+    // Read done first: a member that took the chunk set taken before it could complete done.
+    if (done.isCompletedExceptionally() && !taken.get()) {
+      chunk.release(); // refused before the member took it
     }
     return stage;
   }
@@ -241,6 +302,18 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
   public CompletionStage<NamePage> listPg(long epoch, PgId pg, String after, int max) {
     CompletableFuture<NamePage> done = new CompletableFuture<>();
     return onPg(pg, done, (s, p) -> s.member.listPg(p, after, max, done));
+  }
+
+  @Override
+  public CompletionStage<ObjectDigest> blockCrcs(long epoch, PgId pg, String name) {
+    CompletableFuture<ObjectDigest> done = new CompletableFuture<>();
+    return onPg(pg, done, (s, p) -> s.scrub.digest(p, epoch, name, done));
+  }
+
+  @Override
+  public CompletionStage<ScrubReport> deepScrub(long epoch, PgId pg) {
+    CompletableFuture<ScrubReport> done = new CompletableFuture<>();
+    return onPg(pg, done, (s, p) -> s.scrub.onDemand(p, epoch, done));
   }
 
   /** PG states on this OSD, by name (the PGs it has loaded). Waits for every shard. */

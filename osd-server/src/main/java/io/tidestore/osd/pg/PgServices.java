@@ -6,7 +6,8 @@ import java.util.function.Supplier;
 
 /**
  * What every shard's PGs share: this OSD's id, the newest map, the links to the other OSDs, a timer
- * for retries, a way to ask for a newer map than the one held, and the PG metrics.
+ * for retries, a way to ask for a newer map than the one held, the PG metrics and deep scrub's
+ * slot.
  *
  * @param self this OSD's id
  * @param map the newest map this OSD has
@@ -15,6 +16,7 @@ import java.util.function.Supplier;
  * @param newerMap asked when a message names an epoch newer than this OSD's map
  * @param metrics what the PGs count
  * @param shardCount how many shards the OSD has (a PG lives in {@code PgMeta.shardOf} of it)
+ * @param scrubs the OSD's deep scrub slot, schedule and counters
  */
 record PgServices(
     int self,
@@ -23,4 +25,5 @@ record PgServices(
     ScheduledExecutorService timer,
     LongConsumer newerMap,
     PgMetrics metrics,
-    int shardCount) {}
+    int shardCount,
+    ScrubSlot scrubs) {}

@@ -25,7 +25,8 @@ import java.util.concurrent.CompletableFuture;
  * the PG log (epoch, version), applied here in one transaction with its log entry and the object's
  * version, sent to every replica in parallel, and acknowledged once every member of the acting set
  * has it durable. A resent request already in the log is answered, not applied again. Reads are
- * served here. Runs on the PG's shard thread.
+ * served here. Ops to an object a deep scrub holds wait until it is released. Runs on the PG's
+ * shard thread.
  */
 // Each send handles its own outcome in whenComplete; the resend timer's future carries nothing.
 @SuppressWarnings("FutureReturnValueIgnored")
@@ -47,7 +48,7 @@ final class Primary {
    * done} with why (STALE_MAP: the client's map predates the PG's interval; TRY_AGAIN: peering,
    * below min_size, or this OSD's map is the older one) and returns false.
    */
-  private boolean serving(Pg pg, long epoch, CompletableFuture<?> done) {
+  boolean serving(Pg pg, long epoch, CompletableFuture<?> done) {
     MapView view = shard.services.map().get();
     if (epoch < pg.intervalStart) {
       done.completeExceptionally(
@@ -97,6 +98,11 @@ final class Primary {
       } else {
         done.complete(null); // in the log, and peering made every member's log the same
       }
+      return;
+    }
+    if (pg.heldByScrub(r.name())) {
+      // A deep scrub compares (and may repair) this object: the change waits for it.
+      pg.afterScrubHold(() -> mutate(pg, r, m, done));
       return;
     }
     MapView view = shard.services.map().get();
@@ -219,7 +225,10 @@ final class Primary {
     pg.inFlight.remove(op.entry.version());
   }
 
-  /** A new interval: ops in flight are answered TRY_AGAIN; their clients send them again. */
+  /**
+   * A new interval: ops in flight are answered TRY_AGAIN (their clients send them again), and ops
+   * that waited for an object a deep scrub held are answered as the PG now stands.
+   */
   void intervalChanged(Pg pg) {
     for (InFlightOp op : new ArrayList<>(pg.inFlight.values())) {
       op.fail(
@@ -227,10 +236,15 @@ final class Primary {
               Code.TRY_AGAIN, "pg " + pg.id + " changed its acting set to " + pg.acting));
     }
     pg.inFlight.clear();
+    pg.releaseHold();
   }
 
   void read(Pg pg, ClientRequest r, long offset, int length, CompletableFuture<ByteBuf> done) {
     if (!serving(pg, r.epoch(), done)) {
+      return;
+    }
+    if (pg.heldByScrub(r.name())) {
+      pg.afterScrubHold(() -> read(pg, r, offset, length, done));
       return;
     }
     ByteBuf into = ByteBufAllocator.DEFAULT.directBuffer(length, length);
@@ -249,25 +263,35 @@ final class Primary {
   }
 
   void stat(Pg pg, ClientRequest r, CompletableFuture<ObjectInfo> done) {
-    if (serving(pg, r.epoch(), done)) {
-      shard.store.stat(
-          key(pg, r),
-          (st, failure) ->
-              finish(done, failure, failure == null ? new ObjectInfo(st.size(), 0) : null));
+    if (!serving(pg, r.epoch(), done)) {
+      return;
     }
+    if (pg.heldByScrub(r.name())) {
+      pg.afterScrubHold(() -> stat(pg, r, done));
+      return;
+    }
+    shard.store.stat(
+        key(pg, r),
+        (st, failure) ->
+            finish(done, failure, failure == null ? new ObjectInfo(st.size(), 0) : null));
   }
 
   void getXattr(Pg pg, ClientRequest r, String name, CompletableFuture<ByteBuf> done) {
-    if (serving(pg, r.epoch(), done)) {
-      shard.store.getXattr(
-          key(pg, r),
-          name,
-          (value, failure) ->
-              finish(
-                  done,
-                  failure,
-                  failure == null ? io.netty.buffer.Unpooled.wrappedBuffer(value) : null));
+    if (!serving(pg, r.epoch(), done)) {
+      return;
     }
+    if (pg.heldByScrub(r.name())) {
+      pg.afterScrubHold(() -> getXattr(pg, r, name, done));
+      return;
+    }
+    shard.store.getXattr(
+        key(pg, r),
+        name,
+        (value, failure) ->
+            finish(
+                done,
+                failure,
+                failure == null ? io.netty.buffer.Unpooled.wrappedBuffer(value) : null));
   }
 
   private static <T> void finish(CompletableFuture<T> done, StoreException failure, T value) {

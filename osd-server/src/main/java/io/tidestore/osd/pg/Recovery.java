@@ -1,17 +1,10 @@
 package io.tidestore.osd.pg;
 
-import io.tidestore.cluster.map.PoolInfo;
 import io.tidestore.cluster.pg.Eversion;
 import io.tidestore.cluster.pg.PgLogEntry;
 import io.tidestore.cluster.pg.PgPeerInfo;
 import io.tidestore.osd.ops.LogCopy;
 import io.tidestore.osd.ops.LogSync;
-import io.tidestore.osd.ops.NamePage;
-import io.tidestore.osd.ops.ObjectChunk;
-import io.tidestore.store.api.HashRange;
-import io.tidestore.store.api.ListPage;
-import io.tidestore.store.api.ObjectKey;
-import io.tidestore.store.api.StoreException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -37,12 +30,6 @@ import java.util.logging.Logger;
 @SuppressWarnings("FutureReturnValueIgnored")
 final class Recovery {
   private static final Logger LOG = Logger.getLogger(Recovery.class.getName());
-
-  /** Bytes moved per piece (the receiver applies a piece in transactions that fit its records). */
-  static final int CHUNK = 1 << 20;
-
-  /** Names asked per page when listing a PG for a backfill. */
-  private static final int PAGE = 256;
 
   private final ShardPgs shard;
 
@@ -120,24 +107,12 @@ final class Recovery {
     }
   }
 
-  private String address(int osd) {
-    String address = shard.services.map().get().address(osd);
-    if (address == null) {
-      throw new IllegalStateException("osd." + osd + " has no address in the map");
-    }
-    return address;
-  }
-
-  private long epoch() {
-    return shard.services.map().get().epoch();
-  }
-
   /** A member behind the primary: its missing or divergent objects pushed, then its log synced. */
   private CompletableFuture<Void> recoverMember(Pg pg, int osd, long round) {
     return shard
         .services
         .peers()
-        .getLog(osd, address(osd), epoch(), pg.id)
+        .getLog(osd, shard.address(osd), shard.epoch(), pg.id)
         .thenComposeAsync(
             theirs -> {
               check(pg, round);
@@ -154,141 +129,42 @@ final class Recovery {
                       : CompletableFuture.completedFuture(new ArrayList<>(plan.objects));
               return objects
                   .thenComposeAsync(
-                      names -> each(names, 0, n -> push(pg, osd, round, n)), shard.executor)
+                      names ->
+                          PgListing.forEach(names, 0, n -> push(pg, osd, round, n), shard.executor),
+                      shard.executor)
                   .thenCompose(
                       v ->
                           shard
                               .services
                               .peers()
-                              .logSync(osd, address(osd), epoch(), pg.id, plan.sync));
+                              .logSync(osd, shard.address(osd), shard.epoch(), pg.id, plan.sync));
             },
             shard.executor);
   }
 
   /** Every object of the PG here, and the member's that are not here (which the pushes remove). */
   private CompletableFuture<List<String>> backfillNames(Pg pg, int osd, long round) {
-    LinkedHashSet<String> names = new LinkedHashSet<>(localNames(pg));
-    return theirNames(pg, osd, "", names, round).thenApply(v -> new ArrayList<>(names));
+    LinkedHashSet<String> names = new LinkedHashSet<>(PgListing.local(shard, pg));
+    return PgListing.member(shard, pg, osd, "", names, () -> check(pg, round))
+        .thenApply(v -> new ArrayList<>(names));
   }
 
-  private CompletableFuture<Void> theirNames(
-      Pg pg, int osd, String after, Set<String> into, long round) {
-    return shard
-        .services
-        .peers()
-        .listPg(osd, address(osd), epoch(), pg.id, after, PAGE)
-        .thenComposeAsync(
-            (NamePage page) -> {
-              check(pg, round);
-              into.addAll(page.names());
-              return page.more() && !page.names().isEmpty()
-                  ? theirNames(pg, osd, page.names().get(page.names().size() - 1), into, round)
-                  : CompletableFuture.<Void>completedFuture(null);
-            },
-            shard.executor);
-  }
-
-  /** The PG's objects in this shard (a listing completes inside the call). */
-  private List<String> localNames(Pg pg) {
-    PoolInfo pool = shard.services.map().get().map().pools().get(pg.id.pool());
-    List<String> names = new ArrayList<>();
-    if (pool == null) {
-      return names;
-    }
-    HashRange range = HashRange.ofPg(pool.pgNum(), pg.id.seed());
-    ObjectKey[] cursor = {null};
-    boolean[] more = {true};
-    while (more[0]) {
-      StoreException[] failure = {null};
-      shard.store.listHashRange(
-          pg.id.pool(),
-          range,
-          cursor[0],
-          PAGE,
-          (ListPage page, StoreException f) -> {
-            failure[0] = f;
-            if (f == null) {
-              for (ObjectKey k : page.keys()) {
-                names.add(k.name());
-              }
-              cursor[0] = page.next();
-              more[0] = !page.isLast();
-            }
-          });
-      if (failure[0] != null) {
-        throw io.tidestore.osd.ops.ObjectOpsException.from(failure[0]);
-      }
-    }
-    return names;
-  }
-
-  /** Runs {@code copy} on each of {@code names}, one after the other. */
-  private CompletableFuture<Void> each(
-      List<String> names,
-      int from,
-      java.util.function.Function<String, CompletableFuture<Void>> copy) {
-    if (from >= names.size()) {
-      return CompletableFuture.completedFuture(null);
-    }
-    return copy.apply(names.get(from))
-        .thenComposeAsync(
-            v -> {
-              shard.services.metrics().recoveredObject();
-              return each(names, from + 1, copy);
-            },
-            shard.executor);
-  }
-
-  /**
-   * Copies one object a piece at a time: {@code read} gets the piece at an offset, {@code write}
-   * applies it where it goes (it owns the piece).
-   */
-  private CompletableFuture<Void> copyObject(
-      Pg pg,
-      long round,
-      long offset,
-      java.util.function.LongFunction<CompletableFuture<ObjectChunk>> read,
-      java.util.function.Function<ObjectChunk, CompletableFuture<Void>> write) {
-    check(pg, round);
-    return read.apply(offset)
-        .thenComposeAsync(
-            (ObjectChunk chunk) -> {
-              boolean last = chunk.last() || chunk.missing();
-              int bytes = chunk.data().readableBytes();
-              long next = chunk.offset() + bytes;
-              return write
-                  .apply(chunk)
-                  .thenComposeAsync(
-                      v -> {
-                        shard.services.metrics().recovered(bytes);
-                        return last
-                            ? CompletableFuture.<Void>completedFuture(null)
-                            : copyObject(pg, round, next, read, write);
-                      },
-                      shard.executor);
-            },
-            shard.executor);
-  }
-
-  /** Pushes object {@code name} from here to member {@code osd}. */
+  /** Pushes object {@code name} from here to member {@code osd}, counted as recovery. */
   private CompletableFuture<Void> push(Pg pg, int osd, long round, String name) {
-    return copyObject(
-        pg,
-        round,
-        0,
-        offset -> shard.copies.read(pg.id, name, offset, CHUNK),
-        chunk -> shard.services.peers().push(osd, address(osd), epoch(), pg.id, chunk));
+    PgMetrics metrics = shard.services.metrics();
+    return shard
+        .transfer
+        .push(pg, osd, name, () -> check(pg, round), metrics::recovered)
+        .thenRun(metrics::recoveredObject);
   }
 
-  /** Pulls object {@code name} from member {@code osd} to here. */
+  /** Pulls object {@code name} from member {@code osd} to here, counted as recovery. */
   private CompletableFuture<Void> pull(Pg pg, int osd, long round, String name) {
-    return copyObject(
-        pg,
-        round,
-        0,
-        offset ->
-            shard.services.peers().pull(osd, address(osd), epoch(), pg.id, name, offset, CHUNK),
-        chunk -> shard.copies.write(pg.id, chunk));
+    PgMetrics metrics = shard.services.metrics();
+    return shard
+        .transfer
+        .pull(pg, osd, name, () -> check(pg, round), metrics::recovered)
+        .thenRun(metrics::recoveredObject);
   }
 
   /** The primary behind the authority: pulls what it misses, then takes the authority's log. */
@@ -296,7 +172,7 @@ final class Recovery {
     return shard
         .services
         .peers()
-        .getLog(authority, address(authority), epoch(), pg.id)
+        .getLog(authority, shard.address(authority), shard.epoch(), pg.id)
         .thenComposeAsync(
             theirs -> {
               check(pg, round);
@@ -306,16 +182,16 @@ final class Recovery {
               LOG.info("pg " + pg.id + ": " + plan.describe("osd." + shard.self() + " (primary)"));
               CompletableFuture<List<String>> objects;
               if (plan.backfill) {
-                LinkedHashSet<String> names = new LinkedHashSet<>(localNames(pg));
-                objects =
-                    theirNames(pg, authority, "", names, round)
-                        .thenApply(v -> new ArrayList<>(names));
+                objects = backfillNames(pg, authority, round);
               } else {
                 objects = CompletableFuture.completedFuture(new ArrayList<>(plan.objects));
               }
               return objects
                   .thenComposeAsync(
-                      names -> each(names, 0, n -> pull(pg, authority, round, n)), shard.executor)
+                      names ->
+                          PgListing.forEach(
+                              names, 0, n -> pull(pg, authority, round, n), shard.executor),
+                      shard.executor)
                   .thenComposeAsync(v -> LogSyncs.apply(shard, pg, plan.sync), shard.executor);
             },
             shard.executor);

@@ -35,26 +35,26 @@ final class RecoveryMember {
             done.complete(new LogCopy(pg.log.tail(), new ArrayList<>(pg.log.entries().values()))));
   }
 
-  void push(Pg pg, ObjectChunk chunk, CompletableFuture<Void> done) {
-    shard.copies.write(pg.id, chunk).whenComplete((v, e) -> finish(done, e));
+  /**
+   * Takes a piece the primary pushed (and releases it), unless it was sent on a map older than this
+   * PG's interval here: a primary's recovery or repair that a new interval abandoned must not
+   * overwrite what the new primary has since written.
+   */
+  void push(Pg pg, long epoch, ObjectChunk chunk, CompletableFuture<Void> done) {
+    if (epoch < pg.intervalStart) {
+      chunk.release();
+      done.completeExceptionally(pg.staleFor(epoch, "sender", ""));
+      return;
+    }
+    Futures.forward(shard.copies.write(pg.id, chunk), done);
   }
 
   void pull(Pg pg, String name, long offset, int max, CompletableFuture<ObjectChunk> done) {
-    shard
-        .copies
-        .read(pg.id, name, offset, max)
-        .whenComplete(
-            (c, e) -> {
-              if (e != null) {
-                done.completeExceptionally(e);
-              } else {
-                done.complete(c);
-              }
-            });
+    Futures.forward(shard.copies.read(pg.id, name, offset, max), done);
   }
 
   void logSync(Pg pg, LogSync sync, CompletableFuture<Void> done) {
-    LogSyncs.apply(shard, pg, sync).whenComplete((v, e) -> finish(done, e));
+    Futures.forward(LogSyncs.apply(shard, pg, sync), done);
   }
 
   /** The PG's objects on this OSD after {@code after}, in the store's hash order. */
@@ -82,13 +82,5 @@ final class RecoveryMember {
           }
           done.complete(new NamePage(names, !page.isLast()));
         });
-  }
-
-  private static void finish(CompletableFuture<Void> done, Throwable e) {
-    if (e != null) {
-      done.completeExceptionally(e);
-    } else {
-      done.complete(null);
-    }
   }
 }

@@ -8,6 +8,7 @@ import io.tidestore.osd.ops.ObjectOpsException;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.ShardStore;
 import io.tidestore.store.api.StoreException;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,8 @@ import java.util.logging.Logger;
 /**
  * The PGs of one shard (a cluster OSD keeps each PG's objects and log in one shard, {@link
  * PgMeta#shardOf}): loaded from the store on first use, moved to every new map, each peering,
- * serving as primary or applying as replica. Everything here runs on the shard's owner thread.
+ * serving as primary or applying as replica, deep-scrubbed by their primary. Everything here runs
+ * on the shard's owner thread.
  */
 final class ShardPgs {
   private static final Logger LOG = Logger.getLogger(ShardPgs.class.getName());
@@ -33,6 +35,8 @@ final class ShardPgs {
   final Recovery recovery;
   final RecoveryMember member;
   final ObjectCopies copies;
+  final ObjectTransfer transfer;
+  final DeepScrub scrub;
   private final Map<PgId, Pg> pgs = new HashMap<>();
   private long mapEpoch;
 
@@ -45,6 +49,8 @@ final class ShardPgs {
     this.replica = new Replica(this);
     this.peering = new Peering(this);
     this.copies = new ObjectCopies(this);
+    this.transfer = new ObjectTransfer(this);
+    this.scrub = new DeepScrub(this);
     this.recovery = new Recovery(this);
     this.member = new RecoveryMember(this);
   }
@@ -53,21 +59,32 @@ final class ShardPgs {
     return services.self();
   }
 
+  /** The object protocol address of OSD {@code osd} in the newest map; throws when it has none. */
+  String address(int osd) {
+    String address = services.map().get().address(osd);
+    if (address == null) {
+      throw new IllegalStateException("osd." + osd + " has no address in the map");
+    }
+    return address;
+  }
+
+  /** The newest map's epoch. */
+  long epoch() {
+    return services.map().get().epoch();
+  }
+
   /** The PG {@code id}, loaded from the store if new here, at this OSD's newest map. */
   Pg pg(PgId id) {
     advanceAll();
     Pg pg = pgs.get(id);
     if (pg == null) {
-      pg = new Pg(id, load(id));
+      SortedMap<String, byte[]> attrs = attributes(PgMeta.metaKey(id));
+      pg = new Pg(id, attrs == null ? PgLog.empty(id) : PgLog.load(id, attrs));
+      pg.lastDeepScrubMillis = DeepScrub.stampOf(attrs, System.currentTimeMillis());
       pgs.put(id, pg);
       advance(pg, services.map().get());
     }
     return pg;
-  }
-
-  private PgLog load(PgId id) {
-    SortedMap<String, byte[]> attrs = attributes(PgMeta.metaKey(id));
-    return attrs == null ? PgLog.empty(id) : PgLog.load(id, attrs);
   }
 
   /**
@@ -101,6 +118,11 @@ final class ShardPgs {
     SortedMap<String, byte[]> attrs;
     StoreException failure;
     boolean done;
+  }
+
+  /** The PGs loaded here. */
+  Collection<Pg> loaded() {
+    return pgs.values();
   }
 
   /**

@@ -15,10 +15,10 @@ import java.util.logging.Logger;
 /**
  * Serves one protocol v2 connection once HELLO chose version 2 ({@link ObjectProtocolHandler} hands
  * the channel over): clients' object ops, which this OSD takes as the primary, and other OSDs'
- * REP_OP and PG_QUERY, all through {@link ClusterOps}. Every reply body starts with this OSD's map
- * epoch, so a sender on an older map learns that it is. Caps as in version 1, on the request's
- * pool; OSD ops need {@code *}. Replies in completion order; backpressure as version 1. One per
- * channel, on its event loop.
+ * REP_OP, PG_QUERY, recovery's and deep scrub's ops, all through {@link ClusterOps}. Every reply
+ * body starts with this OSD's map epoch, so a sender on an older map learns that it is. Caps as in
+ * version 1, on the request's pool; OSD ops need {@code *}. Replies in completion order;
+ * backpressure as version 1. One per channel, on its event loop.
  */
 final class ClusterProtocolHandler extends PipelinedOpHandler {
   private static final Logger LOG = Logger.getLogger(ClusterProtocolHandler.class.getName());
@@ -105,7 +105,39 @@ final class ClusterProtocolHandler extends PipelinedOpHandler {
         access.checkPeer(op);
         recoveryOp(op, id, body);
       }
+      case V2Scrub.BLOCK_CRCS, V2Scrub.DEEP_SCRUB -> {
+        access.checkPeer(op);
+        scrubOp(op, id, body);
+      }
       default -> throw new OpException(Status.EOPNOTSUPP, "unknown " + Op.name(op));
+    }
+  }
+
+  private void scrubOp(int op, long id, ByteBuf body) {
+    long[] epoch = new long[1];
+    PgId pg = V2Recovery.readHeader(body, epoch);
+    if (op == V2Scrub.BLOCK_CRCS) {
+      String name = V2Scrub.readBlockCrcsRequest(body);
+      track(
+          op,
+          id,
+          ops.blockCrcs(epoch[0], pg, name),
+          (o, i, digest) -> {
+            ByteBuf reply = begin(o, i, V2Scrub.digestBytes(digest));
+            V2Scrub.writeDigest(reply, digest);
+            send(Wire.finish(reply, 0));
+          });
+    } else {
+      RequestBodies.end(body, op);
+      track(
+          op,
+          id,
+          ops.deepScrub(epoch[0], pg),
+          (o, i, report) -> {
+            ByteBuf reply = begin(o, i, V2Scrub.reportHint(report));
+            V2Scrub.writeReport(reply, report);
+            send(Wire.finish(reply, 0));
+          });
     }
   }
 

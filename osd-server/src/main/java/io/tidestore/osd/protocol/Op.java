@@ -57,6 +57,8 @@ public final class Op {
       case V2Recovery.PULL -> "pull";
       case V2Recovery.LOG_SYNC -> "log_sync";
       case V2Recovery.LIST_PG -> "list_pg";
+      case V2Scrub.BLOCK_CRCS -> "block_crcs";
+      case V2Scrub.DEEP_SCRUB -> "deep_scrub";
       default -> String.format("op 0x%02x", op);
     };
   }

@@ -63,11 +63,11 @@ public final class V2Recovery {
     return new PgId((int) pool, seed);
   }
 
-  private static void writeEversion(ByteBuf out, Eversion v) {
+  static void writeEversion(ByteBuf out, Eversion v) {
     out.writeInt((int) v.epoch()).writeLong(v.version());
   }
 
-  private static Eversion readEversion(ByteBuf in, String what) {
+  static Eversion readEversion(ByteBuf in, String what) {
     Wire.need(in, Eversion.BYTES, what);
     long epoch = in.readUnsignedInt();
     long version = in.readLong();

@@ -69,6 +69,12 @@ class ClusterRecoveryIT {
       awaitStatus(monitors, MARK_DOWN, s -> s.path("osdmap").path("num_up_osds").asInt() == 3);
       // The primaries recover on their own, and the monitors hear of it from their reports.
       awaitActiveClean(monitors, Duration.ofSeconds(90));
+      // Where the returning OSD is a replica, its primary recovered it while the PG served.
+      assertTrue(
+          byId.entrySet().stream()
+              .anyMatch(
+                  e -> e.getKey() != away && e.getValue().output().contains("async recovery")),
+          "no primary recovered osd." + away + " while serving");
       for (var e : byId.entrySet()) {
         if (e.getKey() != away) {
           e.getValue().kill9();

@@ -108,7 +108,7 @@ final class DeepScrub {
 
   /** Every member of the pool's size is in the acting set. */
   private static boolean clean(Pg pg) {
-    return pg.acting.size() >= pg.size;
+    return pg.acting.size() >= pg.size && pg.recoveringMembers.isEmpty();
   }
 
   private static void check(Pg pg, long round) {

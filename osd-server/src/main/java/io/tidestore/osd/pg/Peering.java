@@ -45,6 +45,7 @@ final class Peering {
   }
 
   private void begin(Pg pg) {
+    pg.recoveringMembers.clear(); // every member is asked again, and recovered again if behind
     if (pg.acting.size() < pg.minSize) {
       pg.state = Pg.State.UNDERSIZED;
       LOG.fine("pg " + pg.id + " waits: acting " + pg.acting + " is below min_size " + pg.minSize);

@@ -57,6 +57,12 @@ final class Pg {
   /** Whether the recovery under way copies every object (a backfill) rather than the log's. */
   boolean backfilling;
 
+  /**
+   * Acting members an async recovery is bringing up to date while the PG serves: ops are not sent
+   * to them (they are acknowledged once the others have them), until peering takes them back.
+   */
+  final java.util.Set<Integer> recoveringMembers = new java.util.HashSet<>();
+
   /** The epoch this interval started in (as this OSD saw it) and what identifies it. */
   long intervalStart;
 
@@ -215,6 +221,7 @@ final class Pg {
     }
     intervalKey = key;
     backfilling = false;
+    recoveringMembers.clear();
     intervalStart = map.epoch();
     acting = List.copyOf(newActing);
     primary = newPrimary;
@@ -245,6 +252,13 @@ final class Pg {
             + "'s "
             + epoch
             + extra);
+  }
+
+  /** The members a primary sends its ops to: the others of the acting set but those recovering. */
+  List<Integer> writeTargets(int self) {
+    List<Integer> targets = replicas(self);
+    targets.removeAll(recoveringMembers);
+    return targets;
   }
 
   /** The other members of the acting set. */
@@ -283,7 +297,12 @@ final class Pg {
     return switch (state) {
       case REPLICA -> "replica";
       case PEERING -> "peering";
-      case ACTIVE -> acting.size() < size ? "active+undersized+degraded" : "active+clean";
+      case ACTIVE ->
+          !recoveringMembers.isEmpty()
+              ? (backfilling ? "active+backfilling" : "active+recovering")
+                  + (acting.size() < size ? "+undersized" : "")
+                  + "+degraded"
+              : acting.size() < size ? "active+undersized+degraded" : "active+clean";
       case UNDERSIZED -> "undersized+degraded+peered";
       case RECOVERING -> backfilling ? "backfilling+degraded" : "recovering+degraded";
       case NEEDS_RECOVERY -> "recovery_wait+degraded";

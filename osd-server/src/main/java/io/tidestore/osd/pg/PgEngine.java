@@ -98,7 +98,8 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
             newerMap,
             metrics,
             shards.length,
-            new ScrubSlot(registry, deepScrubInterval.toMillis()));
+            new ScrubSlot(registry, deepScrubInterval.toMillis()),
+            new RecoverySlots());
     long interval = deepScrubInterval.toMillis();
     if (interval > 0) {
       // Often enough that a PG is scrubbed soon after it is due, rarely enough to cost nothing.

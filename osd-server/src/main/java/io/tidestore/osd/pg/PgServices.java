@@ -17,6 +17,7 @@ import java.util.function.Supplier;
  * @param metrics what the PGs count
  * @param shardCount how many shards the OSD has (a PG lives in {@code PgMeta.shardOf} of it)
  * @param scrubs the OSD's deep scrub slot, schedule and counters
+ * @param recoverySlots the OSD's throttle of recovery while PGs serve
  */
 record PgServices(
     int self,
@@ -26,4 +27,5 @@ record PgServices(
     LongConsumer newerMap,
     PgMetrics metrics,
     int shardCount,
-    ScrubSlot scrubs) {}
+    ScrubSlot scrubs,
+    RecoverySlots recoverySlots) {}

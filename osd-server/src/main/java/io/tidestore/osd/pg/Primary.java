@@ -120,7 +120,7 @@ final class Primary {
     pg.log.stage(t, entry);
     Eversion trimmedTo = pg.log.stageRollingTrim(t, version);
     pg.remember(entry);
-    List<Integer> replicas = pg.replicas(shard.self());
+    List<Integer> replicas = pg.writeTargets(shard.self());
     InFlightOp op = new InFlightOp(entry, m, 1 + replicas.size(), done);
     pg.inFlight.put(version, op);
     long interval = pg.peeringRound;

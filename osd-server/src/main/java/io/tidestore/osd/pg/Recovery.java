@@ -23,8 +23,9 @@ import java.util.logging.Logger;
  * without the authority (divergent: rolled back to the authority's state); one that missed more
  * than the log keeps is backfilled (every object of the PG, and its own extra objects removed). Its
  * log then becomes the authority's. Afterwards the primary peers again, which checks the outcome.
- * Client ops wait meanwhile (the PG is {@code recovering}). A new interval abandons it. Runs on the
- * PG's shard thread.
+ * Client ops wait meanwhile (the PG is {@code recovering}), unless {@link AsyncRecovery} can
+ * recover the members behind while the PG serves. A new interval abandons it. Runs on the PG's
+ * shard thread.
  */
 // Each step's future is chained; the last one's outcome is handled in whenCompleteAsync.
 @SuppressWarnings("FutureReturnValueIgnored")
@@ -32,9 +33,11 @@ final class Recovery {
   private static final Logger LOG = Logger.getLogger(Recovery.class.getName());
 
   private final ShardPgs shard;
+  private final AsyncRecovery async;
 
   Recovery(ShardPgs shard) {
     this.shard = shard;
+    this.async = new AsyncRecovery(shard, this);
   }
 
   /** Starts recovering {@code pg}, whose members answered peering with {@code heads}. */
@@ -59,15 +62,36 @@ final class Recovery {
             + best
             + ", members "
             + heads);
+    if (authority == self) {
+      List<Integer> behind = new ArrayList<>();
+      heads.forEach(
+          (osd, info) -> {
+            if (!info.head().equals(pg.vouchedHead())) {
+              behind.add(osd);
+            }
+          });
+      if (async.tryStart(pg, behind, round)) {
+        return;
+      }
+    }
     CompletableFuture<Void> chain =
         authority == self ? CompletableFuture.completedFuture(null) : catchUp(pg, authority, round);
-    for (var h : heads.entrySet()) {
-      int osd = h.getKey();
+    finish(pg, chain, new ArrayList<>(heads.keySet()), round);
+  }
+
+  /** Brings {@code members} up to date with ops held (after {@code before}), then peers again. */
+  void finish(Pg pg, List<Integer> members, long round) {
+    finish(pg, CompletableFuture.completedFuture(null), members, round);
+  }
+
+  private void finish(Pg pg, CompletableFuture<Void> before, List<Integer> members, long round) {
+    CompletableFuture<Void> chain = before;
+    for (int osd : members) {
       chain =
           chain.thenComposeAsync(
               v -> {
                 check(pg, round);
-                return pg.vouchedHead().equals(h.getValue().head()) && osd != self
+                return osd == shard.self()
                     ? CompletableFuture.<Void>completedFuture(null)
                     : recoverMember(pg, osd, round);
               },
@@ -82,14 +106,21 @@ final class Recovery {
                 return;
               }
               if (e != null) {
-                LOG.warning("pg " + pg.id + " recovery stopped: " + e + "; peering again in 1 s");
-                shard.later(1000, () -> repeer(pg, round));
+                stopped(pg, round, e);
               } else {
                 LOG.info("pg " + pg.id + " recovered; peering again to check");
                 repeer(pg, round);
               }
             },
             shard.executor);
+  }
+
+  /** A recovery step failed: the PG peers again a second later (and recovers again). */
+  void stopped(Pg pg, long round, Throwable e) {
+    LOG.warning("pg " + pg.id + " recovery stopped: " + e + "; peering again in 1 s");
+    pg.recoveringMembers.clear();
+    pg.state = Pg.State.RECOVERING;
+    shard.later(1000, () -> repeer(pg, round));
   }
 
   private void repeer(Pg pg, long round) {
@@ -108,7 +139,7 @@ final class Recovery {
   }
 
   /** A member behind the primary: its missing or divergent objects pushed, then its log synced. */
-  private CompletableFuture<Void> recoverMember(Pg pg, int osd, long round) {
+  CompletableFuture<Void> recoverMember(Pg pg, int osd, long round) {
     return shard
         .services
         .peers()
@@ -224,7 +255,9 @@ final class Recovery {
       }
       List<PgLogEntry> missing = new ArrayList<>();
       for (PgLogEntry e : authority.entries()) {
-        if (!mine.contains(e)) {
+        // An entry at or before the copy's tail is one it applied and trimmed since (a log that
+        // recovery filled keeps more than KEEP until its next trims): not missing.
+        if (!mine.contains(e) && e.version().after(behind.tail())) {
           missing.add(e);
           objects.add(e.object());
         }

@@ -45,6 +45,21 @@ class RecoveryPlanTest {
   }
 
   @Test
+  void entriesACopyTrimmedAreNotMissing() {
+    // The authority's log was filled by recovery and keeps entries the copy applied and trimmed.
+    List<PgLogEntry> all = new ArrayList<>();
+    for (long v = 1; v <= 10; v++) {
+      all.add(e(4, v, "o" + v));
+    }
+    LogCopy authority = new LogCopy(Eversion.ZERO, all);
+    LogCopy behind = new LogCopy(new Eversion(4, 6), all.subList(6, 8));
+    Recovery.Plan plan = Recovery.Plan.of(authority, behind);
+    assertFalse(plan.backfill());
+    assertEquals(all.subList(8, 10), plan.sync().add());
+    assertEquals(Set.of("o9", "o10"), plan.objects());
+  }
+
+  @Test
   void aCopyThatMissedMoreThanTheLogKeepsIsBackfilled() {
     List<PgLogEntry> kept = new ArrayList<>();
     for (long v = 1001; v <= 1100; v++) {

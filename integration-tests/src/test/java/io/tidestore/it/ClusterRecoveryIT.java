@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -72,7 +71,7 @@ class ClusterRecoveryIT {
       try (ClusterClient client = client(cluster.port())) {
         verify(client, model); // loads every PG on its primary, which peers and recovers
       }
-      awaitClean(byId.values());
+      ClusterProcesses.awaitClean(byId.values());
       for (var e : byId.entrySet()) {
         if (e.getKey() != away) {
           e.getValue().kill9();
@@ -91,25 +90,6 @@ class ClusterRecoveryIT {
         LinkSecurity.PLAINTEXT,
         null,
         Duration.ofSeconds(60));
-  }
-
-  /**
-   * Until no OSD has a PG peering or recovering: each OSD's /status in turn (recovery is the
-   * primaries' work, and with no new interval a PG that is clean stays so).
-   */
-  private static void awaitClean(Iterable<OsdProcess> osds) throws Exception {
-    for (OsdProcess osd : osds) {
-      Status.await(
-          ClusterProcesses.osdMetricsPort(osd),
-          s -> {
-            JsonNode pgs = s.path("pgs");
-            return pgs.path("peering").asInt() == 0
-                && pgs.path("recovering").asInt() == 0
-                && pgs.path("recovery_wait").asInt() == 0;
-          },
-          Duration.ofSeconds(60),
-          "no PG peering or recovering");
-    }
   }
 
   private static void writeAll(

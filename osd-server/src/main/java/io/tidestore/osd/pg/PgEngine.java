@@ -65,6 +65,10 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
             new PeerLinks(tls, epoch -> maybeNewer(epoch, newerMap)),
             timer,
             newerMap);
+    for (int s = 0; s < shards.length; s++) {
+      int shard = s;
+      tasks.run(shard, store -> pgs(shard, store).advanceAll()); // peers the PGs this OSD leads
+    }
   }
 
   private void maybeNewer(long epoch, LongConsumer newerMap) {
@@ -89,7 +93,7 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
   private ShardPgs pgs(int shard, ShardStore store) {
     ShardPgs pgs = shards[shard];
     if (pgs == null) {
-      pgs = new ShardPgs(shard, store, tasks.executor(shard), services);
+      pgs = new ShardPgs(shard, shards.length, store, tasks.executor(shard), services);
       shards[shard] = pgs;
     }
     return pgs;

@@ -1,8 +1,10 @@
 package io.tidestore.osd.pg;
 
+import io.tidestore.cluster.map.PoolInfo;
 import io.tidestore.cluster.pg.PgLog;
 import io.tidestore.cluster.pg.PgMeta;
 import io.tidestore.cluster.placement.PgId;
+import io.tidestore.cluster.placement.PgMapping;
 import io.tidestore.osd.ops.ObjectOpsException;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.ShardStore;
@@ -22,6 +24,7 @@ final class ShardPgs {
   private static final Logger LOG = Logger.getLogger(ShardPgs.class.getName());
 
   final int shard;
+  private final int shardCount;
   final ShardStore store;
   final Executor executor;
   final PgServices services;
@@ -34,8 +37,9 @@ final class ShardPgs {
   private final Map<PgId, Pg> pgs = new HashMap<>();
   private long mapEpoch;
 
-  ShardPgs(int shard, ShardStore store, Executor executor, PgServices services) {
+  ShardPgs(int shard, int shardCount, ShardStore store, Executor executor, PgServices services) {
     this.shard = shard;
+    this.shardCount = shardCount;
     this.store = store;
     this.executor = executor;
     this.services = services;
@@ -56,10 +60,15 @@ final class ShardPgs {
     advanceAll();
     Pg pg = pgs.get(id);
     if (pg == null) {
-      pg = new Pg(id, load(id));
-      pgs.put(id, pg);
-      advance(pg, services.map().get());
+      pg = loadPg(id, services.map().get());
     }
+    return pg;
+  }
+
+  private Pg loadPg(PgId id, MapView view) {
+    Pg pg = new Pg(id, load(id));
+    pgs.put(id, pg);
+    advance(pg, view);
     return pg;
   }
 
@@ -110,6 +119,28 @@ final class ShardPgs {
     mapEpoch = view.epoch();
     for (Pg pg : pgs.values()) {
       advance(pg, view);
+    }
+    loadLed(view);
+  }
+
+  /**
+   * Loads every PG of this shard that this OSD is the acting primary of in {@code view} and has not
+   * loaded yet, which starts its peering: a PG peers, and recovers its members, at each new
+   * interval as Ceph's do, not only once some client's op reaches it (until then, a new or wiped
+   * OSD's PGs that no client touched were never recovered, and wiping the other copies in turn lost
+   * their objects).
+   */
+  private void loadLed(MapView view) {
+    for (PoolInfo pool : view.map().pools().values()) {
+      for (int seed = 0; seed < pool.pgNum(); seed++) {
+        PgId id = new PgId(pool.id(), seed);
+        if (PgMeta.shardOf(id, shardCount) == shard && !pgs.containsKey(id)) {
+          PgMapping mapping = view.mapping(id);
+          if (mapping != null && mapping.actingPrimary() == self()) {
+            loadPg(id, view);
+          }
+        }
+      }
     }
   }
 

@@ -137,7 +137,13 @@ final class ShardPgs {
         if (PgMeta.shardOf(id, shardCount) == shard && !pgs.containsKey(id)) {
           PgMapping mapping = view.mapping(id);
           if (mapping != null && mapping.actingPrimary() == self()) {
-            loadPg(id, view);
+            try {
+              loadPg(id, view);
+            } catch (RuntimeException e) {
+              // A PG whose log does not load waits for a client's op, which gets the error; the
+              // shard's other PGs peer.
+              LOG.warning("pg " + id + " does not load: " + e.getMessage());
+            }
           }
         }
       }

@@ -19,6 +19,7 @@ import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.logging.Logger;
 
 /**
  * A primary's side of its PGs, as Ceph's primary-copy replication: a client's change is ordered in
@@ -30,6 +31,8 @@ import java.util.concurrent.CompletableFuture;
 // Each send handles its own outcome in whenComplete; the resend timer's future carries nothing.
 @SuppressWarnings("FutureReturnValueIgnored")
 final class Primary {
+  private static final Logger LOG = Logger.getLogger(Primary.class.getName());
+
   /** How long a replicated op waits before it is sent again over a link that broke. */
   private static final long RESEND_MILLIS = 200;
 
@@ -169,6 +172,7 @@ final class Primary {
                         new ObjectOpsException(
                             Code.TRY_AGAIN,
                             "replica osd." + osd + " refused: " + cause.getMessage()));
+                    repeer(pg, "replica osd." + osd + " refused " + op.entry.version(), cause);
                   } else if (cause == null && pg.peeringRound == interval) {
                     vote(pg, op);
                   }
@@ -188,6 +192,22 @@ final class Primary {
   private void fail(Pg pg, InFlightOp op, ObjectOpsException why) {
     op.fail(why);
     pg.inFlight.remove(op.entry.version());
+  }
+
+  /**
+   * A member refused an op this primary applied: the entry is in this log and not in that copy, so
+   * no resend may be acknowledged from the log until peering has made the copies agree again (the
+   * member is recovered). Ops in flight are answered TRY_AGAIN, as at a new interval.
+   */
+  private void repeer(Pg pg, String why, Throwable cause) {
+    if (pg.state != Pg.State.ACTIVE) {
+      return;
+    }
+    LOG.warning("pg " + pg.id + ": " + why + " (" + cause.getMessage() + "); peering again");
+    pg.peeringRound++;
+    intervalChanged(pg);
+    pg.state = Pg.State.PEERING;
+    shard.peering.start(pg);
   }
 
   /** A new interval: ops in flight are answered TRY_AGAIN; their clients send them again. */

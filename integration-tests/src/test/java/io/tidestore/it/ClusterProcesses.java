@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidestore.client.ClusterClient;
+import io.tidestore.cluster.client.MonAddresses;
 import io.tidestore.cluster.local.MonPortPair;
 import io.tidestore.cluster.wire.LinkSecurity;
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -92,58 +94,103 @@ final class ClusterProcesses {
   }
 
   /**
-   * A monitor (heartbeat grace 2 s, failure domain osd) and OSDs on loopback, for the replication
+   * Monitors (heartbeat grace 2 s, failure domain osd) and OSDs on loopback, for the replication
    * tests; closing it stops every process (OSDs first).
    *
-   * @param port the monitor's port
-   * @param monitors {@code 127.0.0.1:port}
+   * @param mons each monitor by id ({@code a}, {@code b}, ...; a test may replace one it restarted)
+   * @param monitors every monitor's {@code 127.0.0.1:port}, comma-separated
    * @param osds each OSD by id (a test may replace one it restarted)
    * @param data each OSD's data directory by id
    */
   record Cluster(
-      OsdProcess mon,
-      int port,
+      Map<String, OsdProcess> mons,
       String monitors,
       Map<Integer, OsdProcess> osds,
       Map<Integer, Path> data)
       implements AutoCloseable {
+    /** The first monitor's port. */
+    int port() {
+      return addresses().get(0).getPort();
+    }
+
+    /** Every monitor's address. */
+    List<InetSocketAddress> addresses() {
+      return MonAddresses.parse(monitors);
+    }
+
+    /** A client of this cluster, over plaintext, whose ops give up after {@code opTimeout}. */
+    ClusterClient client(Duration opTimeout) throws IOException, InterruptedException {
+      return ClusterClient.connect(addresses(), LinkSecurity.PLAINTEXT, null, opTimeout);
+    }
+
+    /** Starts OSD {@code id} again on its data directory (plus {@code extra}) and waits for it. */
+    OsdProcess restartOsd(int id, String... extra) throws IOException, InterruptedException {
+      OsdProcess osd = startOsd(data.get(id), monitors, extra);
+      osds.put(id, osd);
+      int registered = awaitRegistered(osd);
+      assertTrue(registered == id, "osd." + id + " came back as osd." + registered);
+      return osd;
+    }
+
     @Override
     public void close() throws InterruptedException {
       for (OsdProcess osd : osds.values()) {
         osd.close();
       }
-      mon.close();
+      for (OsdProcess mon : mons.values()) {
+        mon.close();
+      }
     }
   }
 
-  /** Starts a {@link Cluster} of {@code count} OSDs and waits until the map has them all up. */
+  /** Starts a {@link Cluster} of one monitor and {@code count} OSDs, all of them up in the map. */
   static Cluster startCluster(Path dir, int count) throws Exception {
-    return startCluster(dir, count, new String[0]);
+    return startCluster(dir, count, 1);
   }
 
   /** {@link #startCluster(Path, int)}, each OSD started with {@code osdExtra} too. */
   static Cluster startCluster(Path dir, int count, String... osdExtra) throws Exception {
-    int port = freePortPair();
-    String monitors = "127.0.0.1:" + port;
-    OsdProcess mon =
-        startMon(
-            "a",
-            dir.resolve("mon.a"),
-            port,
-            null,
-            "--osd-heartbeat-grace",
-            "2s",
-            "--failure-domain",
-            "osd");
-    Cluster cluster = new Cluster(mon, port, monitors, new HashMap<>(), new HashMap<>());
+    return startCluster(dir, count, 1, osdExtra);
+  }
+
+  /**
+   * Starts a {@link Cluster} of {@code monCount} monitors ({@code a}, {@code b}, ...) and {@code
+   * count} OSDs (each started with {@code osdExtra} too) and waits until the map has every OSD up.
+   */
+  static Cluster startCluster(Path dir, int count, int monCount, String... osdExtra)
+      throws Exception {
+    List<Integer> ports = monPorts(monCount);
+    List<String> peerList = new ArrayList<>();
+    List<String> addresses = new ArrayList<>();
+    for (int i = 0; i < monCount; i++) {
+      peerList.add((char) ('a' + i) + "=127.0.0.1:" + ports.get(i));
+      addresses.add("127.0.0.1:" + ports.get(i));
+    }
+    String monitors = String.join(",", addresses);
+    Cluster cluster =
+        new Cluster(new LinkedHashMap<>(), monitors, new HashMap<>(), new HashMap<>());
     try {
-      awaitMonReady(mon);
+      for (int i = 0; i < monCount; i++) {
+        String id = String.valueOf((char) ('a' + i));
+        cluster
+            .mons()
+            .put(
+                id,
+                startMon(
+                    id,
+                    dir.resolve("mon." + id),
+                    ports.get(i),
+                    monCount == 1 ? null : String.join(",", peerList),
+                    "--osd-heartbeat-grace",
+                    "2s",
+                    "--failure-domain",
+                    "osd"));
+      }
+      for (OsdProcess mon : cluster.mons().values()) {
+        awaitMonReady(mon);
+      }
       for (int i = 0; i < count; i++) {
-        Path data = dir.resolve("osd." + i);
-        OsdProcess osd = startOsd(data, monitors, osdExtra);
-        int id = awaitRegistered(osd);
-        cluster.osds().put(id, osd);
-        cluster.data().put(id, data);
+        addOsd(cluster, dir.resolve("osd." + i), osdExtra);
       }
       awaitStatus(
           monitors,
@@ -154,6 +201,68 @@ final class ClusterProcesses {
       cluster.close();
       throw e;
     }
+  }
+
+  /** Starts a new OSD of {@code cluster} on {@code data}; its id, once it registered. */
+  static int addOsd(Cluster cluster, Path data, String... extra)
+      throws IOException, InterruptedException {
+    OsdProcess osd = startOsd(data, cluster.monitors(), extra);
+    int id;
+    try {
+      id = awaitRegistered(osd);
+    } catch (AssertionError e) {
+      osd.close();
+      throw e;
+    }
+    cluster.osds().put(id, osd);
+    cluster.data().put(id, data);
+    return id;
+  }
+
+  /** Ports for {@code n} monitors: free pairs (P, the Raft port P+1) that do not overlap. */
+  static List<Integer> monPorts(int n) throws IOException {
+    List<Integer> ports = new ArrayList<>();
+    while (ports.size() < n) {
+      int port = freePortPair();
+      if (!ports.contains(port) && !ports.contains(port + 1) && !ports.contains(port - 1)) {
+        ports.add(port);
+      }
+    }
+    return ports;
+  }
+
+  /**
+   * Until {@code osd} has loaded at least {@code pgs} PGs (it is a member of that many) and none of
+   * them is peering or recovering: a PG is loaded on its first op or peering there, so this waits
+   * for the cluster itself, the test touching no PG.
+   */
+  static void awaitPgsSettled(OsdProcess osd, int pgs) throws Exception {
+    Status.await(
+        osdMetricsPort(osd),
+        s -> {
+          int loaded = 0;
+          for (JsonNode count : s.path("pgs")) {
+            loaded += count.asInt();
+          }
+          return loaded >= pgs && settled(s.path("pgs"));
+        },
+        Duration.ofSeconds(60),
+        pgs + " PGs loaded, none peering or recovering");
+  }
+
+  /** No PG in a state with one of Ceph's words for work under way (states are words joined by +). */
+  private static boolean settled(JsonNode pgs) {
+    for (var states = pgs.fieldNames(); states.hasNext(); ) {
+      String state = states.next();
+      for (String word : state.split("\\+")) {
+        if (pgs.path(state).asInt() > 0
+            && List.of("peering", "recovering", "backfilling", "recovery_wait", "unknown")
+                .contains(word)) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /** The admin HTTP port of a cluster OSD (its ready line says {@code nbd=none}). */

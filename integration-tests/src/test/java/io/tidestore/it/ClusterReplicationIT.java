@@ -17,8 +17,6 @@ import io.tidestore.osd.ops.ObjectOpsException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -52,9 +50,9 @@ class ClusterReplicationIT {
               null,
               Duration.ofSeconds(60))) {
         Random r = new Random(7);
-        Map<String, byte[]> written = new LinkedHashMap<>();
-        writeAll(client, r, written, "a", 40);
-        verify(client, written);
+        ClusterObjects written = new ClusterObjects("rbd");
+        written.write(client, r, "a", 40);
+        written.verify(client);
         client
             .setXattr("rbd", "a-0", "owner", Unpooled.wrappedBuffer(new byte[] {9}))
             .get(60, TimeUnit.SECONDS);
@@ -62,7 +60,7 @@ class ClusterReplicationIT {
             new byte[] {9},
             bytes(client.getXattr("rbd", "a-0", "owner").get(60, TimeUnit.SECONDS)));
         client.remove("rbd", "a-1").get(60, TimeUnit.SECONDS);
-        written.remove("a-1");
+        written.removed("a-1");
         assertEquals(
             ObjectOpsException.Code.NOT_FOUND,
             ((ObjectOpsException) failure(client.stat("rbd", "a-1"))).code());
@@ -72,14 +70,14 @@ class ClusterReplicationIT {
         PgMapping a0 = Placement.of(client.map()).object(rbd, "a-0");
         byId.get(a0.actingPrimary()).kill9();
         awaitStatus(monitors, MARK_DOWN, s -> s.path("osdmap").path("num_up_osds").asInt() == 2);
-        verify(client, written);
+        written.verify(client);
         assertArrayEquals(
             new byte[] {9},
             bytes(client.getXattr("rbd", "a-0", "owner").get(60, TimeUnit.SECONDS)));
 
         // Two of three members: writes are still acknowledged.
-        writeAll(client, r, written, "b", 20);
-        verify(client, written);
+        written.write(client, r, "b", 20);
+        written.verify(client);
       }
 
       // One member left, below min_size 2: a write is never acknowledged.
@@ -104,29 +102,6 @@ class ClusterReplicationIT {
                 && x.code() == ObjectOpsException.Code.TRY_AGAIN,
             String.valueOf(refused));
       }
-    }
-  }
-
-  private static void writeAll(
-      ClusterClient client, Random r, Map<String, byte[]> written, String prefix, int count)
-      throws Exception {
-    List<CompletableFuture<Void>> acks = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      byte[] data = new byte[4096 * (1 + r.nextInt(16))];
-      r.nextBytes(data);
-      String name = prefix + "-" + i;
-      written.put(name, data);
-      acks.add(client.write("rbd", name, 0, Unpooled.wrappedBuffer(data)));
-    }
-    for (CompletableFuture<Void> ack : acks) {
-      ack.get(60, TimeUnit.SECONDS);
-    }
-  }
-
-  private static void verify(ClusterClient client, Map<String, byte[]> written) throws Exception {
-    for (var e : written.entrySet()) {
-      ByteBuf data = client.read("rbd", e.getKey(), 0, 1 << 20).get(60, TimeUnit.SECONDS);
-      assertArrayEquals(e.getValue(), bytes(data), e.getKey());
     }
   }
 

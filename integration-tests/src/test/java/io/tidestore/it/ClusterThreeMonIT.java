@@ -35,14 +35,9 @@ class ClusterThreeMonIT {
   @Test
   void theLeaderKilledTheOthersServeAndItCatchesUpOnRestart() throws Exception {
     Map<String, Integer> ports = new LinkedHashMap<>();
+    List<Integer> free = ClusterProcesses.monPorts(3);
     for (String id : List.of("a", "b", "c")) {
-      int port;
-      do {
-        port = ClusterProcesses.freePortPair();
-      } while (ports.containsValue(port)
-          || ports.containsValue(port + 1)
-          || ports.containsValue(port - 1));
-      ports.put(id, port);
+      ports.put(id, free.get(ports.size()));
     }
     List<String> peerList = new ArrayList<>();
     List<String> addresses = new ArrayList<>();

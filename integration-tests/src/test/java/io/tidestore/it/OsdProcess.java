@@ -266,6 +266,16 @@ final class OsdProcess implements AutoCloseable {
     pump.join(10_000);
   }
 
+  /** SIGKILL to every one of {@code processes} at once, then waits for each to be gone. */
+  static void kill9All(java.util.Collection<OsdProcess> processes) throws InterruptedException {
+    for (OsdProcess p : processes) {
+      p.process.destroyForcibly();
+    }
+    for (OsdProcess p : processes) {
+      p.kill9();
+    }
+  }
+
   /** GET http://127.0.0.1:PORT/PATH (the daemon's /metrics and /status); the body. */
   static String httpGet(int port, String path) throws Exception {
     try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {

@@ -2,7 +2,6 @@ package io.tidestore.cluster.thrash;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import io.tidestore.client.ClusterClient;
 import io.tidestore.cluster.client.MonAddresses;
 import io.tidestore.cluster.local.ClusterLauncher;
@@ -176,13 +175,7 @@ public final class Thrasher {
       }
       long version = Math.max(acked[o], doubtful[o]) + 1;
       try {
-        client
-            .write(
-                pool,
-                VerifiedObjects.name(o),
-                0,
-                Unpooled.wrappedBuffer(VerifiedObjects.content(o, version)))
-            .get(4, TimeUnit.MINUTES);
+        VerifiedObjects.write(client, pool, o, version).get(4, TimeUnit.MINUTES);
         acked[o] = version;
         doubtful[o] = -1;
         writes.incrementAndGet();

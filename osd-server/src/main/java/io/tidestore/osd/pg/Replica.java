@@ -121,7 +121,16 @@ final class Replica {
 
   /** Answers a primary's peering query, after the ops it sent before it are durable. */
   void query(Pg pg, CompletableFuture<PgPeerInfo> done) {
-    afterApplies(pg, () -> done.complete(new PgPeerInfo(pg.vouchedHead(), pg.log.tail())));
+    afterApplies(
+        pg,
+        () -> {
+          // Nothing committed at or after the failed entry: this log has no gap after all (every
+          // op staged after it failed too), and a copy that refused ops must take them again.
+          if (pg.failedAt != null && pg.log.entries().tailMap(pg.failedAt, true).isEmpty()) {
+            pg.failedAt = null;
+          }
+          done.complete(new PgPeerInfo(pg.vouchedHead(), pg.log.tail()));
+        });
   }
 
   /** Runs {@code then} once every replicated op of {@code pg} staged so far is durable. */

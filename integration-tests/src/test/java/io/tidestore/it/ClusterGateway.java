@@ -1,0 +1,94 @@
+package io.tidestore.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The NBD gateway ({@code tidestore nbd --mon}) of a test cluster as a real process, images made
+ * with {@code image create --mon}, and libnbd's nbdcopy to move whole images in and out.
+ */
+final class ClusterGateway implements AutoCloseable {
+  private static final Pattern NBD_PORT = Pattern.compile("nbd=(\\d+)");
+
+  private final OsdProcess process;
+  private final int port;
+
+  private ClusterGateway(OsdProcess process, int port) {
+    this.process = process;
+    this.port = port;
+  }
+
+  /** Starts the gateway of {@code monitors} on a free port and waits for its ready line. */
+  static ClusterGateway start(String monitors) throws Exception {
+    OsdProcess gateway =
+        OsdProcess.start("nbd", "--mon", monitors, "--nbd-port", "0", "--op-timeout", "2m");
+    try {
+      Matcher m =
+          NBD_PORT.matcher(
+              gateway.awaitLine("tidestore nbd gateway ready", ClusterProcesses.START));
+      assertTrue(m.find(), gateway.output());
+      return new ClusterGateway(gateway, Integer.parseInt(m.group(1)));
+    } catch (AssertionError | RuntimeException e) {
+      gateway.close();
+      throw e;
+    }
+  }
+
+  /** {@code image create NAME --size SIZE --mon MONITORS}, which must succeed. */
+  static void createImage(String monitors, String name, String size) throws Exception {
+    ClusterProcesses.Result created =
+        ClusterProcesses.run("image", "create", name, "--size", size, "--mon", monitors);
+    assertEquals(0, created.exit(), created.output());
+  }
+
+  /** The NBD URI of image {@code name}. */
+  String uri(String name) {
+    return "nbd://127.0.0.1:" + port + "/" + name;
+  }
+
+  /** The whole image {@code name}, copied out with nbdcopy through {@code scratch}. */
+  byte[] read(String name, Path scratch) throws Exception {
+    Path file = Files.createTempFile(scratch, "out", ".img");
+    Files.delete(file);
+    nbdcopy(uri(name), file.toString(), scratch);
+    byte[] image = Files.readAllBytes(file);
+    Files.delete(file);
+    return image;
+  }
+
+  /** Replaces the whole image {@code name} with {@code image}, with nbdcopy. */
+  void write(String name, byte[] image, Path scratch) throws Exception {
+    Path file = Files.createTempFile(scratch, "in", ".img");
+    Files.write(file, image);
+    nbdcopy(file.toString(), uri(name), scratch);
+    Files.delete(file);
+  }
+
+  /** {@code nbdcopy FROM TO}, which must succeed within 3 minutes. */
+  static void nbdcopy(String from, String to, Path scratch) throws Exception {
+    Path log = Files.createTempFile(scratch, "nbdcopy", ".txt");
+    Process p =
+        new ProcessBuilder(List.of("nbdcopy", from, to))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    if (!p.waitFor(180, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new IOException("nbdcopy timed out");
+    }
+    assertEquals(0, p.exitValue(), "nbdcopy " + from + " " + to + ": " + Files.readString(log));
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    process.close();
+  }
+}

@@ -250,7 +250,9 @@ final class ClusterProcesses {
         pgs + " PGs loaded, none peering or recovering");
   }
 
-  /** No PG in a state with one of Ceph's words for work under way (states are words joined by +). */
+  /**
+   * No PG in a state with one of Ceph's words for work under way (states are words joined by +).
+   */
   private static boolean settled(JsonNode pgs) {
     for (var states = pgs.fieldNames(); states.hasNext(); ) {
       String state = states.next();

@@ -81,22 +81,27 @@ class ClusterUpIT {
         assertTrue(plaintext.output().contains("speaks TLS only"), plaintext.output());
         // The client reaches each PG's primary over TLS, which replicates to the others over
         // theirs (the OSDs' certificates): the image's header is acknowledged by all three.
-        String pki = cluster.resolve("pki").toString();
+        String pki =
+            up.lines().stream()
+                .filter(l -> l.contains("export TIDESTORE_TLS_CERTIFICATES="))
+                .map(l -> l.substring(l.indexOf('=') + 1).strip())
+                .findFirst()
+                .orElseThrow();
         Result create =
             ClusterProcesses.run(
                 "image",
+                "--tls-certificates",
+                pki,
                 "create",
                 "vol0",
                 "--size",
                 "8M",
                 "--mon",
-                monitors,
-                "--tls-certificates",
-                pki);
+                monitors);
         assertEquals(0, create.exit(), create.output());
         Result info =
             ClusterProcesses.run(
-                "image", "info", "vol0", "--mon", monitors, "--tls-certificates", pki);
+                "image", "--tls-certificates", pki, "info", "vol0", "--mon", monitors);
         assertEquals(0, info.exit(), info.output());
         assertTrue(info.output().contains("size: 8388608 bytes"), info.output());
       }

@@ -128,11 +128,13 @@ final class Primary {
         t,
         (v, failure) -> {
           if (failure != null) {
+            // The client hears the store's refusal (ENOSPC, EIO), not a TRY_AGAIN it would resend
+            // forever; replicas may have applied the entry, so the PG then peers again.
+            fail(pg, op, ObjectOpsException.from(failure));
             if (pg.peeringRound == interval) {
               forget(pg, entry);
               repeer(pg, "its op " + entry.version() + " failed here: " + failure.getMessage());
             }
-            fail(pg, op, ObjectOpsException.from(failure));
             return;
           }
           pg.log.committed(entry);

@@ -108,6 +108,12 @@ public final class ClusterClient implements AutoCloseable {
     return monitors.pgStats();
   }
 
+  /** {@link MonClient#awaitPgs}: the PG states once {@code until} holds, or at the timeout. */
+  public PgSummary awaitPgs(java.util.function.Predicate<PgSummary> until, Duration timeout)
+      throws IOException, InterruptedException {
+    return monitors.awaitPgs(until, timeout);
+  }
+
   /** The newest map this client has. */
   public ClusterMap map() {
     return placement.map();

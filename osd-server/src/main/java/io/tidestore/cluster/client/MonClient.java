@@ -95,6 +95,21 @@ public final class MonClient implements AutoCloseable {
     return MonMessages.pgSummary(request(MonFrame.PG_STATS, new byte[0]).payload());
   }
 
+  /**
+   * Asks for the PG states until {@code until} holds or {@code timeout} passed; the last answer. PG
+   * states are not pushed (they change with every OSD's report), so this asks twice a second.
+   */
+  public PgSummary awaitPgs(java.util.function.Predicate<PgSummary> until, Duration timeout)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    PgSummary pgs = pgStats();
+    while (!until.test(pgs) && System.nanoTime() < deadline) {
+      TimeUnit.MILLISECONDS.sleep(500);
+      pgs = pgStats();
+    }
+    return pgs;
+  }
+
   /** One monitor's own status (role, leader, term); IOException when it does not answer. */
   public MonMessages.MonStatus monStatus(InetSocketAddress monitor)
       throws IOException, InterruptedException {

@@ -279,13 +279,7 @@ public final class ClusterLauncher {
   private void awaitActive(MonClient client, ClusterMap map)
       throws IOException, InterruptedException {
     boolean possible = map.pools().values().stream().allMatch(p -> p.minSize() <= map.numUp());
-    long deadline = System.nanoTime() + OSD_WAIT.toNanos();
-    PgSummary pgs = client.pgStats();
-    while (possible && pgs.inactive() > 0 && System.nanoTime() < deadline) {
-      // Peering takes a heartbeat or two to reach the monitors; asking twice a second is cheap.
-      TimeUnit.MILLISECONDS.sleep(500);
-      pgs = client.pgStats();
-    }
+    PgSummary pgs = possible ? client.awaitPgs(p -> p.inactive() == 0, OSD_WAIT) : client.pgStats();
     StringBuilder states = new StringBuilder();
     pgs.byState()
         .forEach(

@@ -135,21 +135,15 @@ public final class Thrasher {
 
   /**
    * After the last restart the cluster must come back to every PG active+clean on its own (the
-   * monitors' view, from the primaries' reports); a violation when it does not within 3 minutes. PG
-   * states are not pushed, so this asks twice a second.
+   * monitors' view, from the primaries' reports); a violation when it does not within 3 minutes.
    */
   private void awaitActiveClean(ClusterClient client) throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
     long start = System.nanoTime();
-    PgSummary pgs = client.pgStats();
-    while (!pgs.allClean()) {
-      if (System.nanoTime() > deadline) {
-        violation(
-            "the cluster is not active+clean 3 minutes after the last restart: " + pgs.byState());
-        return;
-      }
-      TimeUnit.MILLISECONDS.sleep(500);
-      pgs = client.pgStats();
+    PgSummary pgs = client.awaitPgs(PgSummary::allClean, Duration.ofMinutes(3));
+    if (!pgs.allClean()) {
+      violation(
+          "the cluster is not active+clean 3 minutes after the last restart: " + pgs.byState());
+      return;
     }
     out.println(
         "thrash: every PG active+clean "

@@ -8,14 +8,14 @@ import java.util.logging.Logger;
 
 /**
  * Recovery that keeps a PG serving, as Ceph's async recovery does: when the primary holds the
- * newest log and the members that are up to date make min_size without those behind, the members
- * behind leave the PG's write set (ops are acknowledged once the others have them durable) and are
- * brought up to date in rounds while client ops go on: each round pushes what the member lacks
- * against the primary's log of that moment and syncs its log to it, so the next round only has the
- * writes made meanwhile. Once a member is close, the PG holds its ops for a last round with nothing
- * in flight (ops get EAGAIN and are resent), then peers again, which takes every member back. An
- * object written while it was being pushed is pushed again in a later round, so the member ends
- * identical. Runs on the PG's shard thread.
+ * newest log and the members that are up to date make min_size (and two copies at least) without
+ * those behind, the members behind leave the PG's write set (ops are acknowledged once the others
+ * have them durable) and are brought up to date in rounds while client ops go on: each round pushes
+ * what the member lacks against the primary's log of that moment and syncs its log to it, so the
+ * next round only has the writes made meanwhile. Once a member is close, the PG holds its ops for a
+ * last round with nothing in flight (ops get EAGAIN and are resent), then peers again, which takes
+ * every member back. An object written while it was being pushed is pushed again in a later round,
+ * so the member ends identical. Runs on the PG's shard thread.
  */
 // Each step's future is chained; the outcome is handled in whenCompleteAsync.
 @SuppressWarnings("FutureReturnValueIgnored")
@@ -45,7 +45,10 @@ final class AsyncRecovery {
    * min_size left) or this copy has a gap of its own, for the caller's recovery with ops held.
    */
   boolean tryStart(Pg pg, List<Integer> behind, long round) {
-    if (behind.isEmpty() || pg.failedAt != null || pg.acting.size() - behind.size() < pg.minSize) {
+    // Never one copy alone: were it lost, a member behind (with no record of what it missed) could
+    // serve older data than was acknowledged; a pool of min_size 1 recovers with ops held instead.
+    int writeSet = pg.acting.size() - behind.size();
+    if (behind.isEmpty() || pg.failedAt != null || writeSet < Math.max(pg.minSize, 2)) {
       return false;
     }
     pg.recoveringMembers.addAll(behind);

@@ -44,17 +44,7 @@ final class Replica {
       shard.services.newerMap().accept(rep.epoch());
     }
     if (pg.failedAt != null) {
-      rep.mutation().release();
-      done.completeExceptionally(
-          new ObjectOpsException(
-              Code.TRY_AGAIN,
-              "pg "
-                  + pg.id
-                  + " on osd."
-                  + shard.self()
-                  + " failed to apply "
-                  + pg.failedAt
-                  + ": it needs recovery"));
+      needsRecovery(pg, rep, done, "failed to apply " + pg.failedAt);
       return;
     }
     Eversion head = pg.log.head();
@@ -67,19 +57,7 @@ final class Replica {
       return;
     }
     if (entry.version().version() != staged.version() + 1) {
-      rep.mutation().release();
-      done.completeExceptionally(
-          new ObjectOpsException(
-              Code.TRY_AGAIN,
-              "pg "
-                  + pg.id
-                  + " on osd."
-                  + shard.self()
-                  + " has "
-                  + staged
-                  + ", not the entry before "
-                  + entry.version()
-                  + ": it needs recovery"));
+      needsRecovery(pg, rep, done, "has " + staged + ", not the entry before " + entry.version());
       return;
     }
     Transaction t = new Transaction();
@@ -113,6 +91,15 @@ final class Replica {
             }
           }
         });
+  }
+
+  /** Refuses {@code rep} (TRY_AGAIN): this copy {@code why}, and only recovery mends it. */
+  private void needsRecovery(Pg pg, RepOp rep, CompletableFuture<Void> done, String why) {
+    rep.mutation().release();
+    done.completeExceptionally(
+        new ObjectOpsException(
+            Code.TRY_AGAIN,
+            "pg " + pg.id + " on osd." + shard.self() + " " + why + ": it needs recovery"));
   }
 
   private static Eversion lastStaged(Pg pg, Eversion head) {

@@ -14,17 +14,23 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.tidestore.client.ClusterClient;
+import io.tidestore.cluster.pg.PgLog;
+import io.tidestore.cluster.placement.ObjectHash;
 import io.tidestore.osd.ops.ObjectOpsException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,7 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
  * every PG is active+clean again (its primary recovered it on its own, no client op asked for it,
  * and the monitors show it from their reports) the other two are killed: the one that was away
  * serves exactly the acknowledged state, so recovery brought every object it missed (log-based, and
- * a backfill for a PG that took more writes than its log keeps).
+ * a backfill for a PG that took more writes than its log keeps). A PG that took more writes than a
+ * clean PG's log keeps, but fewer than a PG keeps while a member is away, is recovered from its
+ * log: only the one PG that took more needs a backfill.
  */
 class ClusterRecoveryIT {
   private static final Duration MARK_DOWN = Duration.ofSeconds(30);
@@ -60,8 +68,12 @@ class ClusterRecoveryIT {
           client.remove("rec", "a-" + i).get(60, TimeUnit.SECONDS);
           model.put("a-" + i, null);
         }
-        // One object written more times than a PG's log keeps: its PG needs a backfill.
-        writeAll(client, r, model, "hot", 1, 1100);
+        // One object written more times than a clean PG's log keeps: its PG keeps more while a
+        // member is away, so it is recovered from the log.
+        writeAll(client, r, model, WARM, 1, PgLog.KEEP + 100);
+        // One written more times than even that: its PG needs a backfill. Every OSD holds a copy of
+        // each of the 64 PGs of pool rbd and the 8 of this pool.
+        writeAll(client, r, model, "hot", 1, PgLog.keepNotClean(64 + 8) + 100);
       }
       OsdProcess back = startOsd(cluster.data().get(away), monitors);
       byId.put(away, back);
@@ -75,6 +87,10 @@ class ClusterRecoveryIT {
               .anyMatch(
                   e -> e.getKey() != away && e.getValue().output().contains("async recovery")),
           "no primary recovered osd." + away + " while serving");
+      assertEquals(
+          Set.of(seedOf("hot-0")),
+          backfilledSeeds(byId.values()),
+          "only the PG written more than its log keeps while osd." + away + " was away");
       for (var e : byId.entrySet()) {
         if (e.getKey() != away) {
           e.getValue().kill9();
@@ -85,6 +101,39 @@ class ClusterRecoveryIT {
         verify(client, model);
       }
     }
+  }
+
+  /** An object name whose PG is not hot-0's (the two would otherwise share one backfill). */
+  private static final String WARM = warmName();
+
+  private static String warmName() {
+    for (int i = 0; ; i++) {
+      if (seedOf("warm" + i + "-0") != seedOf("hot-0")) {
+        return "warm" + i;
+      }
+    }
+  }
+
+  /** The PG seed of {@code name} in this test's pool of 8 PGs. */
+  private static int seedOf(String name) {
+    return ObjectHash.fold(ObjectHash.hash(name), 8);
+  }
+
+  private static final Pattern BACKFILL =
+      Pattern.compile("pg \\d+\\.([0-9a-f]+): osd\\.\\d+ (?:\\(primary\\) )?needs a backfill");
+
+  /**
+   * The seeds of the PGs whose primaries logged that a member (or themselves) needed a backfill.
+   */
+  private static Set<Integer> backfilledSeeds(Iterable<OsdProcess> osds) {
+    Set<Integer> seeds = new HashSet<>();
+    for (OsdProcess osd : osds) {
+      Matcher m = BACKFILL.matcher(osd.output());
+      while (m.find()) {
+        seeds.add(Integer.parseInt(m.group(1), 16));
+      }
+    }
+    return seeds;
   }
 
   private static void writeAll(

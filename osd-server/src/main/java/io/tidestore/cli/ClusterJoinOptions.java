@@ -52,6 +52,26 @@ final class ClusterJoinOptions {
               + " 0 = only on `tidestore pg deep-scrub`). Default: ${DEFAULT-VALUE}.")
   String deepScrubInterval = "7d";
 
+  @Option(
+      names = {"--recovery-max-active", "--osd-recovery-max-active"},
+      paramLabel = "N",
+      description =
+          "With --mon: how many PGs this OSD recovers at once while they serve; the others wait"
+              + " their turn (Ceph's osd_recovery_max_active). Default: ${DEFAULT-VALUE}.")
+  int recoveryMaxActive = 3;
+
+  @Option(
+      names = {"--recovery-sleep", "--osd-recovery-sleep"},
+      paramLabel = "DURATION",
+      converter = DurationOption.class,
+      defaultValue = "0",
+      description =
+          "With --mon: the pause before each piece (up to 1 MiB) a recovery moves while its PG"
+              + " serves, so that clients keep most of the OSD (Ceph's osd_recovery_sleep; e.g."
+              + " 50ms, 0.1s, 0). Recovery of a PG whose ops wait never pauses."
+              + " Default: ${DEFAULT-VALUE}.")
+  Duration recoverySleep;
+
   /**
    * Null for a standalone daemon (no --mon). Its links are plaintext: {@link #withTls} lays the
    * daemon's TLS over them.
@@ -67,6 +87,22 @@ final class ClusterJoinOptions {
       throw new ParameterException(
           spec.commandLine(), "Invalid value for option '--id': " + id + " (0-999999)");
     }
+    if (recoveryMaxActive < 1 || recoveryMaxActive > ClusterSettings.MAX_RECOVERY_ACTIVE) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "Invalid value for option '--recovery-max-active': "
+              + recoveryMaxActive
+              + " (1-"
+              + ClusterSettings.MAX_RECOVERY_ACTIVE
+              + ")");
+    }
+    if (recoverySleep.compareTo(ClusterSettings.MAX_RECOVERY_SLEEP) > 0) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "Invalid value for option '--recovery-sleep': at most "
+              + ClusterSettings.MAX_RECOVERY_SLEEP.toSeconds()
+              + "s");
+    }
     if (!(weight >= 0) || weight > 1e6) {
       throw new ParameterException(
           spec.commandLine(), "Invalid value for option '--weight': " + weight + " (0 to 1e6)");
@@ -79,7 +115,9 @@ final class ClusterJoinOptions {
           weight,
           ClusterSettings.DEFAULT_HEARTBEAT_INTERVAL,
           LinkSecurity.PLAINTEXT,
-          Duration.ofNanos(ScrubOptions.durationNanos(deepScrubInterval, "--deep-scrub-interval")));
+          Duration.ofNanos(ScrubOptions.durationNanos(deepScrubInterval, "--deep-scrub-interval")),
+          recoveryMaxActive,
+          recoverySleep);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(
           spec.commandLine(),

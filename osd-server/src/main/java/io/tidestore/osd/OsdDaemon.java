@@ -279,7 +279,9 @@ public final class OsdDaemon implements AutoCloseable {
               PeerTls.context(settings.security()),
               membership::wantEpoch,
               metrics.registry(),
-              cluster.deepScrubInterval());
+              cluster.deepScrubInterval(),
+              cluster.recoveryMaxActive(),
+              cluster.recoverySleep());
       resources.push(pgs);
       pgEngine = pgs;
       membership.onNewMap(pgs::onMap);

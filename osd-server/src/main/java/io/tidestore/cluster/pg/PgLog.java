@@ -143,22 +143,46 @@ public final class PgLog {
   }
 
   /**
-   * Entries a PG keeps: older ones are trimmed as new ones come. Every member has them (the primary
-   * acknowledges an op only once all have it, and keeps far fewer in flight), and a member that
-   * missed more than this many needs a backfill rather than log-based recovery.
+   * Entries a clean PG keeps (Ceph's {@code osd_min_pg_log_entries} plays this part): older ones
+   * are trimmed as new ones come. Every member has them (the primary acknowledges an op only once
+   * all have it, and keeps far fewer in flight), and a member that missed more than its PG kept
+   * needs a backfill rather than log-based recovery.
    */
   public static final int KEEP = 1000;
+
+  /**
+   * Most entries a PG that is not clean keeps (Ceph's {@code osd_max_pg_log_entries}): a member
+   * away, or being recovered, then finds what it missed in the log and is recovered object by
+   * object from it, not backfilled.
+   */
+  public static final int KEEP_NOT_CLEAN_MAX = 10_000;
+
+  /**
+   * Entries one OSD keeps across the copies of PGs it holds (Ceph's {@code
+   * osd_target_pg_log_entries_per_osd}), which bounds the memory and the store's metadata that long
+   * logs take.
+   */
+  public static final int KEEP_PER_OSD = 300_000;
 
   /** Most entries one transaction trims, so that records stay small. */
   public static final int TRIM_PER_OP = 16;
 
   /**
-   * Adds to {@code t}, the transaction of the entry at {@code applying}, the trim of entries {@link
-   * #KEEP} or more versions older (so that with it the log holds at most KEEP); returns the new
-   * tail for {@link #trimmed}, or null.
+   * Entries a PG that is not clean keeps on an OSD that holds {@code pgCopies} PG copies: its share
+   * of {@link #KEEP_PER_OSD}, at least {@link #KEEP} and at most {@link #KEEP_NOT_CLEAN_MAX}.
    */
-  public Eversion stageRollingTrim(Transaction t, Eversion applying) {
-    long keepFrom = applying.version() - KEEP; // the newest version to trim
+  public static int keepNotClean(int pgCopies) {
+    return Math.clamp(KEEP_PER_OSD / Math.max(1, pgCopies), KEEP, KEEP_NOT_CLEAN_MAX);
+  }
+
+  /**
+   * Adds to {@code t}, the transaction of the entry at {@code applying}, the trim of entries {@code
+   * keep} or more versions older (so that with it the log holds at most {@code keep}), at most
+   * {@link #TRIM_PER_OP} of them (a log longer than {@code keep}, once its PG is clean again,
+   * shortens over its next writes); returns the new tail for {@link #trimmed}, or null.
+   */
+  public Eversion stageRollingTrim(Transaction t, Eversion applying, int keep) {
+    long keepFrom = applying.version() - keep; // the newest version to trim
     if (keepFrom <= 0 || entries.isEmpty() || entries.firstKey().version() > keepFrom) {
       return null;
     }

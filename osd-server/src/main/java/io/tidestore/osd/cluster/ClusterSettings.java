@@ -16,6 +16,10 @@ import java.util.List;
  * @param links how it reaches the monitors: TLS when its own listeners have it ({@code --tls})
  * @param deepScrubInterval how often it deep-scrubs each PG it is the primary of ({@code
  *     --deep-scrub-interval}; zero: only on demand)
+ * @param recoveryMaxActive how many PGs at once it recovers while they serve ({@code
+ *     --recovery-max-active}, Ceph's {@code osd_recovery_max_active})
+ * @param recoverySleep its pause before each piece such a recovery moves ({@code --recovery-sleep},
+ *     Ceph's {@code osd_recovery_sleep})
  */
 public record ClusterSettings(
     List<InetSocketAddress> monitors,
@@ -24,10 +28,18 @@ public record ClusterSettings(
     double weight,
     Duration heartbeatInterval,
     LinkSecurity links,
-    Duration deepScrubInterval) {
+    Duration deepScrubInterval,
+    int recoveryMaxActive,
+    Duration recoverySleep) {
 
   /** One heartbeat a second: the monitors' default grace (6 s) tolerates five lost in a row. */
   public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
+
+  /** Most PGs an OSD may recover at once while they serve. */
+  public static final int MAX_RECOVERY_ACTIVE = 64;
+
+  /** The longest pause before each piece a recovery moves (a minute a MiB is a stop). */
+  public static final Duration MAX_RECOVERY_SLEEP = Duration.ofSeconds(10);
 
   /** Ceph's {@code osd_deep_scrub_interval}: a week. */
   public static final Duration DEFAULT_DEEP_SCRUB_INTERVAL = Duration.ofDays(7);
@@ -37,11 +49,27 @@ public record ClusterSettings(
     if (deepScrubInterval.isNegative()) {
       throw new IllegalArgumentException("the deep scrub interval is negative");
     }
+    if (recoveryMaxActive < 1 || recoveryMaxActive > MAX_RECOVERY_ACTIVE) {
+      throw new IllegalArgumentException(
+          "recovery max active " + recoveryMaxActive + " is not 1-" + MAX_RECOVERY_ACTIVE);
+    }
+    if (recoverySleep.isNegative() || recoverySleep.compareTo(MAX_RECOVERY_SLEEP) > 0) {
+      throw new IllegalArgumentException(
+          "recovery sleep " + recoverySleep + " is not 0 to " + MAX_RECOVERY_SLEEP);
+    }
   }
 
   /** These settings reaching the monitors through {@code other}. */
   public ClusterSettings withLinks(LinkSecurity other) {
     return new ClusterSettings(
-        monitors, requestedId, host, weight, heartbeatInterval, other, deepScrubInterval);
+        monitors,
+        requestedId,
+        host,
+        weight,
+        heartbeatInterval,
+        other,
+        deepScrubInterval,
+        recoveryMaxActive,
+        recoverySleep);
   }
 }

@@ -87,7 +87,7 @@ final class AsyncRecovery {
     slots.acquire(() -> shard.executor.execute(() -> slot.complete(null)));
     CompletableFuture<Eversion> started = slot.thenApply(v -> pg.log.head());
     return started
-        .thenComposeAsync(start -> recovery.recoverMember(pg, osd, round), shard.executor)
+        .thenComposeAsync(start -> recovery.recoverMember(pg, osd, round, true), shard.executor)
         .whenComplete((v, e) -> slots.release())
         .thenCombine(started, (v, start) -> start)
         .thenComposeAsync(

@@ -10,20 +10,24 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One map, its placement and the PGs this OSD is the acting primary of, computed once per epoch and
- * shared by every shard. Immutable.
+ * One map, its placement, the PGs this OSD is the acting primary of and how many PGs it holds a
+ * copy of, computed once per epoch and shared by every shard. Immutable.
  */
-record MapView(ClusterMap map, Placement placement, List<PgId> primaryOf) {
+record MapView(ClusterMap map, Placement placement, List<PgId> primaryOf, int pgCopies) {
   /** The view of {@code map} from OSD {@code self}. */
   static MapView of(ClusterMap map, int self) {
     Placement placement = Placement.of(map);
     List<PgId> mine = new ArrayList<>();
+    int copies = 0;
     for (PgMapping pg : placement.all()) {
       if (pg.actingPrimary() == self) {
         mine.add(pg.pg());
       }
+      if (pg.acting().contains(self)) {
+        copies++;
+      }
     }
-    return new MapView(map, placement, List.copyOf(mine));
+    return new MapView(map, placement, List.copyOf(mine), copies);
   }
 
   long epoch() {

@@ -27,7 +27,14 @@ final class ObjectTransfer {
    * bytes of each piece once it is applied.
    */
   CompletableFuture<Void> push(Pg pg, int osd, String name, Runnable check, LongConsumer moved) {
+    return push(pg, osd, name, 0, check, moved);
+  }
+
+  /** As {@link #push}, pausing {@code pauseMillis} before each piece (recovery's throttle). */
+  CompletableFuture<Void> push(
+      Pg pg, int osd, String name, long pauseMillis, Runnable check, LongConsumer moved) {
     return copyObject(
+        pauseMillis,
         check,
         moved,
         0,
@@ -38,6 +45,7 @@ final class ObjectTransfer {
   /** Pulls object {@code name} of {@code pg} from member {@code osd} to here; as {@link #push}. */
   CompletableFuture<Void> pull(Pg pg, int osd, String name, Runnable check, LongConsumer moved) {
     return copyObject(
+        0,
         check,
         moved,
         0,
@@ -50,33 +58,43 @@ final class ObjectTransfer {
   }
 
   /**
-   * Copies one object a piece at a time: {@code read} gets the piece at an offset, {@code write}
-   * applies it where it goes (it owns the piece).
+   * Copies one object a piece at a time, each after a pause of {@code pauseMillis}: {@code read}
+   * gets the piece at an offset, {@code write} applies it where it goes (it owns the piece).
    */
   private CompletableFuture<Void> copyObject(
+      long pauseMillis,
       Runnable check,
       LongConsumer moved,
       long offset,
       LongFunction<CompletableFuture<ObjectChunk>> read,
       Function<ObjectChunk, CompletableFuture<Void>> write) {
-    check.run();
-    return read.apply(offset)
-        .thenComposeAsync(
-            (ObjectChunk chunk) -> {
-              boolean last = chunk.last() || chunk.missing();
-              int bytes = chunk.data().readableBytes();
-              long next = chunk.offset() + bytes;
-              return write
-                  .apply(chunk)
-                  .thenComposeAsync(
-                      v -> {
-                        moved.accept(bytes);
-                        return last
-                            ? CompletableFuture.<Void>completedFuture(null)
-                            : copyObject(check, moved, next, read, write);
-                      },
-                      shard.executor);
-            },
-            shard.executor);
+    CompletableFuture<Void> ready = new CompletableFuture<>();
+    if (pauseMillis > 0) {
+      shard.later(pauseMillis, () -> ready.complete(null)); // completes on the shard's thread
+    } else {
+      ready.complete(null);
+    }
+    return ready.thenCompose(
+        v -> {
+          check.run();
+          return read.apply(offset)
+              .thenComposeAsync(
+                  (ObjectChunk chunk) -> {
+                    boolean last = chunk.last() || chunk.missing();
+                    int bytes = chunk.data().readableBytes();
+                    long next = chunk.offset() + bytes;
+                    return write
+                        .apply(chunk)
+                        .thenComposeAsync(
+                            w -> {
+                              moved.accept(bytes);
+                              return last
+                                  ? CompletableFuture.<Void>completedFuture(null)
+                                  : copyObject(pauseMillis, check, moved, next, read, write);
+                            },
+                            shard.executor);
+                  },
+                  shard.executor);
+        });
   }
 }

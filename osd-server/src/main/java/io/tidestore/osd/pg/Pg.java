@@ -254,6 +254,16 @@ final class Pg {
             + extra);
   }
 
+  /**
+   * The entries this PG's log keeps on an OSD holding {@code pgCopies} PG copies: few when it is
+   * clean, many while a member is missing or being recovered (as Ceph does), so that the member,
+   * once back, is recovered from the log rather than backfilled.
+   */
+  int logKeep(int pgCopies) {
+    boolean clean = acting.size() >= size && recoveringMembers.isEmpty() && !backfilling;
+    return clean ? PgLog.KEEP : PgLog.keepNotClean(pgCopies);
+  }
+
   /** The members a primary sends its ops to: the others of the acting set but those recovering. */
   List<Integer> writeTargets(int self) {
     List<Integer> targets = replicas(self);

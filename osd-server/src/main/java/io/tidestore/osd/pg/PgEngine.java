@@ -74,6 +74,8 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
    * @param registry where the PG metrics and the deep scrub counters go
    * @param deepScrubInterval how often each PG this OSD is the primary of is deep-scrubbed (zero:
    *     only on demand)
+   * @param recoveryMaxActive how many PGs this OSD recovers at once while they serve
+   * @param recoverySleep the pause before each piece such a recovery moves
    */
   @SuppressWarnings("FutureReturnValueIgnored") // the schedule lasts as long as the timer
   public PgEngine(
@@ -83,7 +85,9 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
       SslContext tls,
       LongConsumer newerMap,
       MeterRegistry registry,
-      Duration deepScrubInterval) {
+      Duration deepScrubInterval,
+      int recoveryMaxActive,
+      Duration recoverySleep) {
     this.self = self;
     this.tasks = tasks;
     this.metrics = new PgMetrics(registry);
@@ -99,7 +103,7 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
             metrics,
             shards.length,
             new ScrubSlot(registry, deepScrubInterval.toMillis()),
-            new RecoverySlots());
+            new RecoverySlots(recoveryMaxActive, recoverySleep.toMillis()));
     long interval = deepScrubInterval.toMillis();
     if (interval > 0) {
       // Often enough that a PG is scrubbed soon after it is due, rarely enough to cost nothing.

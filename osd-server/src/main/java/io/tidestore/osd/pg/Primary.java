@@ -118,7 +118,7 @@ final class Primary {
     Transaction t = new Transaction();
     Transactions.add(t, PgMeta.objectKey(pg.id.pool(), r.name()), m);
     pg.log.stage(t, entry);
-    Eversion trimmedTo = pg.log.stageRollingTrim(t, version);
+    Eversion trimmedTo = pg.log.stageRollingTrim(t, version, pg.logKeep(view.pgCopies()));
     pg.remember(entry);
     List<Integer> replicas = pg.writeTargets(shard.self());
     InFlightOp op = new InFlightOp(entry, m, 1 + replicas.size(), done);

@@ -93,7 +93,7 @@ final class Recovery {
                 check(pg, round);
                 return osd == shard.self()
                     ? CompletableFuture.<Void>completedFuture(null)
-                    : recoverMember(pg, osd, round);
+                    : recoverMember(pg, osd, round, false);
               },
               shard.executor);
     }
@@ -138,8 +138,12 @@ final class Recovery {
     }
   }
 
-  /** A member behind the primary: its missing or divergent objects pushed, then its log synced. */
-  CompletableFuture<Void> recoverMember(Pg pg, int osd, long round) {
+  /**
+   * A member behind the primary: its missing or divergent objects pushed, then its log synced;
+   * {@code paced} (the PG serves meanwhile) pauses as the OSD's recovery throttle says between the
+   * pieces it pushes.
+   */
+  CompletableFuture<Void> recoverMember(Pg pg, int osd, long round, boolean paced) {
     return shard
         .services
         .peers()
@@ -161,7 +165,8 @@ final class Recovery {
               return objects
                   .thenComposeAsync(
                       names ->
-                          PgListing.forEach(names, 0, n -> push(pg, osd, round, n), shard.executor),
+                          PgListing.forEach(
+                              names, 0, n -> push(pg, osd, round, n, paced), shard.executor),
                       shard.executor)
                   .thenCompose(
                       v ->
@@ -181,11 +186,12 @@ final class Recovery {
   }
 
   /** Pushes object {@code name} from here to member {@code osd}, counted as recovery. */
-  private CompletableFuture<Void> push(Pg pg, int osd, long round, String name) {
+  private CompletableFuture<Void> push(Pg pg, int osd, long round, String name, boolean paced) {
     PgMetrics metrics = shard.services.metrics();
+    long pause = paced ? shard.services.recoverySlots().pauseMillis() : 0;
     return shard
         .transfer
-        .push(pg, osd, name, () -> check(pg, round), metrics::recovered)
+        .push(pg, osd, name, pause, () -> check(pg, round), metrics::recovered)
         .thenRun(metrics::recoveredObject);
   }
 

@@ -3,22 +3,43 @@ package io.tidestore.osd.pg;
 import java.util.ArrayDeque;
 
 /**
- * The recovery throttle of one OSD (Ceph's {@code osd_recovery_max_active}): at most {@link #MAX}
- * rounds of async recovery run at once across its shards, the others wait their turn, so that the
- * PGs that serve while they recover leave most of the OSD to client ops. Recovery with a PG's ops
- * held is not throttled: those PGs serve nothing until it ends. Thread-safe.
+ * The recovery throttle of one OSD, as Ceph's {@code osd_recovery_max_active} and {@code
+ * osd_recovery_sleep}: at most {@link #max} rounds of async recovery run at once across its shards
+ * (the others wait their turn), and each of them pauses {@link #pauseMillis} before every piece it
+ * moves, so that the PGs that serve while they recover leave most of the OSD to client ops.
+ * Recovery with a PG's ops held is not throttled: those PGs serve nothing until it ends.
+ * Thread-safe.
  */
 final class RecoverySlots {
-  /** Rounds at once: Ceph's default for osd_recovery_max_active on disks it takes for HDDs. */
-  static final int MAX = 3;
+  /** Rounds at once by default: Ceph's osd_recovery_max_active on disks it takes for HDDs. */
+  static final int DEFAULT_MAX = 3;
 
+  private final int max;
+  private final long pauseMillis;
   private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
   private int used;
+
+  /**
+   * @param max rounds at once (at least 1)
+   * @param pauseMillis the pause before each piece a round moves (0: none)
+   */
+  RecoverySlots(int max, long pauseMillis) {
+    if (max < 1 || pauseMillis < 0) {
+      throw new IllegalArgumentException("recovery slots " + max + ", pause " + pauseMillis);
+    }
+    this.max = max;
+    this.pauseMillis = pauseMillis;
+  }
+
+  /** The pause before each piece an async recovery round moves, in milliseconds. */
+  long pauseMillis() {
+    return pauseMillis;
+  }
 
   /** Runs {@code then} (which hops to its own thread) once a slot is free, holding it. */
   void acquire(Runnable then) {
     synchronized (this) {
-      if (used == MAX) {
+      if (used == max) {
         waiting.add(then);
         return;
       }

@@ -64,7 +64,9 @@ final class Replica {
     Transactions.add(t, PgMeta.objectKey(pg.id.pool(), entry.object()), rep.mutation());
     rep.mutation().release();
     pg.log.stage(t, entry);
-    Eversion trimmedTo = pg.log.stageRollingTrim(t, entry.version());
+    Eversion trimmedTo =
+        pg.log.stageRollingTrim(
+            t, entry.version(), pg.logKeep(shard.services.map().get().pgCopies()));
     pg.remember(entry);
     pg.lastStaged = entry.version();
     applying.merge(pg, 1, Integer::sum);

@@ -138,7 +138,7 @@ class PgLogStoreTest {
     int ops = PgLog.KEEP + 200;
     for (int i = 0; i < ops; i++) {
       PgLogEntry e = write(log, t, "o" + (i % 7), 1);
-      Eversion newTail = log.stageRollingTrim(t, e.version());
+      Eversion newTail = log.stageRollingTrim(t, e.version(), PgLog.KEEP);
       h.call((StoreCompletion<Void> c) -> h.shard.submit(t, c));
       log.committed(e);
       if (newTail != null) {
@@ -152,6 +152,49 @@ class PgLogStoreTest {
     PgLog loaded = reload();
     assertEquals(log.tail(), loaded.tail());
     assertEquals(log.entries(), loaded.entries());
+  }
+
+  /**
+   * A PG that is not clean keeps a longer log (what a member away missed stays in it), and once
+   * clean again shortens it over its next writes, TRIM_PER_OP at a time, without a long trim.
+   */
+  @Test
+  void aLogKeptLongWhileNotCleanShortensOnceClean() throws IOException {
+    PgLog log = PgLog.empty(PG);
+    Transaction t = new Transaction();
+    int notClean = PgLog.KEEP * 2;
+    int version = 0;
+    for (; version < notClean + 50; version++) {
+      appendTrimming(log, t, version, notClean);
+    }
+    assertEquals(notClean, log.size(), "the not-clean keep holds");
+    int cleanWrites = (notClean - PgLog.KEEP) / (PgLog.TRIM_PER_OP - 1) + 1;
+    for (int i = 0; i < cleanWrites - 1; i++, version++) {
+      appendTrimming(log, t, version, PgLog.KEEP);
+      assertTrue(log.size() > PgLog.KEEP, "shortened at most TRIM_PER_OP per write");
+    }
+    appendTrimming(log, t, version, PgLog.KEEP);
+    assertEquals(PgLog.KEEP, log.size());
+    h.crashAndRemount();
+    assertEquals(log.entries(), reload().entries());
+  }
+
+  @Test
+  void anOsdSharesItsNotCleanEntriesBetweenItsPgs() {
+    assertEquals(PgLog.KEEP_NOT_CLEAN_MAX, PgLog.keepNotClean(1));
+    assertEquals(PgLog.KEEP_PER_OSD / 64, PgLog.keepNotClean(64));
+    assertEquals(PgLog.KEEP, PgLog.keepNotClean(100_000));
+    assertEquals(PgLog.KEEP_NOT_CLEAN_MAX, PgLog.keepNotClean(0));
+  }
+
+  private void appendTrimming(PgLog log, Transaction t, int i, int keep) throws IOException {
+    PgLogEntry e = write(log, t, "o" + (i % 7), 1);
+    Eversion newTail = log.stageRollingTrim(t, e.version(), keep);
+    h.call((StoreCompletion<Void> c) -> h.shard.submit(t, c));
+    log.committed(e);
+    if (newTail != null) {
+      log.trimmed(newTail);
+    }
   }
 
   /**

@@ -64,11 +64,13 @@ final class ClusterJoinOptions {
       names = {"--recovery-sleep", "--osd-recovery-sleep"},
       paramLabel = "DURATION",
       converter = DurationOption.class,
-      defaultValue = "0",
+      defaultValue = "0.25",
       description =
-          "With --mon: the pause before each piece (up to 1 MiB) a recovery moves while its PG"
-              + " serves, so that clients keep most of the OSD (Ceph's osd_recovery_sleep; e.g."
-              + " 50ms, 0.1s, 0). Recovery of a PG whose ops wait never pauses."
+          "With --mon: the pause for each MiB a recovery moves while its PG serves, so that"
+              + " clients keep most of the OSD (Ceph's osd_recovery_sleep, here per MiB; e.g."
+              + " 0.25, 100ms, 0 for none; the default keeps a client on this project's 2-core"
+              + " benchmark machine at 0.6-0.9x meanwhile, docs/benchmarks.md). Recovery of a PG"
+              + " whose ops wait never pauses."
               + " Default: ${DEFAULT-VALUE}.")
   Duration recoverySleep;
 

@@ -18,7 +18,7 @@ import java.util.List;
  *     --deep-scrub-interval}; zero: only on demand)
  * @param recoveryMaxActive how many PGs at once it recovers while they serve ({@code
  *     --recovery-max-active}, Ceph's {@code osd_recovery_max_active})
- * @param recoverySleep its pause before each piece such a recovery moves ({@code --recovery-sleep},
+ * @param recoverySleep its pause for each MiB such a recovery moves ({@code --recovery-sleep},
  *     Ceph's {@code osd_recovery_sleep})
  */
 public record ClusterSettings(
@@ -38,7 +38,7 @@ public record ClusterSettings(
   /** Most PGs an OSD may recover at once while they serve. */
   public static final int MAX_RECOVERY_ACTIVE = 64;
 
-  /** The longest pause before each piece a recovery moves (a minute a MiB is a stop). */
+  /** The longest pause for each MiB a recovery moves (longer is a stop, not a throttle). */
   public static final Duration MAX_RECOVERY_SLEEP = Duration.ofSeconds(10);
 
   /** Ceph's {@code osd_deep_scrub_interval}: a week. */

@@ -30,7 +30,10 @@ final class ObjectTransfer {
     return push(pg, osd, name, 0, check, moved);
   }
 
-  /** As {@link #push}, pausing {@code pauseMillis} before each piece (recovery's throttle). */
+  /**
+   * As {@link #push}, pausing {@code pauseMillis} for every {@link #CHUNK} bytes moved (recovery's
+   * throttle).
+   */
   CompletableFuture<Void> push(
       Pg pg, int osd, String name, long pauseMillis, Runnable check, LongConsumer moved) {
     return copyObject(
@@ -58,8 +61,10 @@ final class ObjectTransfer {
   }
 
   /**
-   * Copies one object a piece at a time, each after a pause of {@code pauseMillis}: {@code read}
-   * gets the piece at an offset, {@code write} applies it where it goes (it owns the piece).
+   * Copies one object a piece at a time: {@code read} gets the piece at an offset, {@code write}
+   * applies it where it goes (it owns the piece). After each piece it pauses {@code pauseMillis}
+   * for every {@link #CHUNK} bytes the piece held (recovery's throttle: a byte rate, so that small
+   * objects are not held up as whole pieces would be).
    */
   private CompletableFuture<Void> copyObject(
       long pauseMillis,
@@ -68,33 +73,36 @@ final class ObjectTransfer {
       long offset,
       LongFunction<CompletableFuture<ObjectChunk>> read,
       Function<ObjectChunk, CompletableFuture<Void>> write) {
-    CompletableFuture<Void> ready = new CompletableFuture<>();
-    if (pauseMillis > 0) {
-      shard.later(pauseMillis, () -> ready.complete(null)); // completes on the shard's thread
+    check.run();
+    return read.apply(offset)
+        .thenComposeAsync(
+            (ObjectChunk chunk) -> {
+              boolean last = chunk.last() || chunk.missing();
+              int bytes = chunk.data().readableBytes();
+              long next = chunk.offset() + bytes;
+              return write
+                  .apply(chunk)
+                  .thenCompose(v -> pause(pauseMillis * bytes / CHUNK))
+                  .thenComposeAsync(
+                      v -> {
+                        moved.accept(bytes);
+                        return last
+                            ? CompletableFuture.<Void>completedFuture(null)
+                            : copyObject(pauseMillis, check, moved, next, read, write);
+                      },
+                      shard.executor);
+            },
+            shard.executor);
+  }
+
+  /** Completes after {@code millis} (at once for 0). */
+  private CompletableFuture<Void> pause(long millis) {
+    CompletableFuture<Void> paused = new CompletableFuture<>();
+    if (millis > 0) {
+      shard.later(millis, () -> paused.complete(null));
     } else {
-      ready.complete(null);
+      paused.complete(null);
     }
-    return ready.thenCompose(
-        v -> {
-          check.run();
-          return read.apply(offset)
-              .thenComposeAsync(
-                  (ObjectChunk chunk) -> {
-                    boolean last = chunk.last() || chunk.missing();
-                    int bytes = chunk.data().readableBytes();
-                    long next = chunk.offset() + bytes;
-                    return write
-                        .apply(chunk)
-                        .thenComposeAsync(
-                            w -> {
-                              moved.accept(bytes);
-                              return last
-                                  ? CompletableFuture.<Void>completedFuture(null)
-                                  : copyObject(pauseMillis, check, moved, next, read, write);
-                            },
-                            shard.executor);
-                  },
-                  shard.executor);
-        });
+    return paused;
   }
 }

@@ -140,8 +140,8 @@ final class Recovery {
 
   /**
    * A member behind the primary: its missing or divergent objects pushed, then its log synced;
-   * {@code paced} (the PG serves meanwhile) pauses as the OSD's recovery throttle says between the
-   * pieces it pushes.
+   * {@code paced} (the PG serves meanwhile) pauses as the OSD's recovery throttle says for the
+   * bytes it pushes.
    */
   CompletableFuture<Void> recoverMember(Pg pg, int osd, long round, boolean paced) {
     return shard

@@ -5,7 +5,7 @@ import java.util.ArrayDeque;
 /**
  * The recovery throttle of one OSD, as Ceph's {@code osd_recovery_max_active} and {@code
  * osd_recovery_sleep}: at most {@link #max} rounds of async recovery run at once across its shards
- * (the others wait their turn), and each of them pauses {@link #pauseMillis} before every piece it
+ * (the others wait their turn), and each of them pauses {@link #pauseMillis} for every MiB it
  * moves, so that the PGs that serve while they recover leave most of the OSD to client ops.
  * Recovery with a PG's ops held is not throttled: those PGs serve nothing until it ends.
  * Thread-safe.
@@ -21,7 +21,7 @@ final class RecoverySlots {
 
   /**
    * @param max rounds at once (at least 1)
-   * @param pauseMillis the pause before each piece a round moves (0: none)
+   * @param pauseMillis the pause for each MiB a round moves (0: none)
    */
   RecoverySlots(int max, long pauseMillis) {
     if (max < 1 || pauseMillis < 0) {
@@ -31,7 +31,7 @@ final class RecoverySlots {
     this.pauseMillis = pauseMillis;
   }
 
-  /** The pause before each piece an async recovery round moves, in milliseconds. */
+  /** The pause for each MiB an async recovery round moves, in milliseconds. */
   long pauseMillis() {
     return pauseMillis;
   }

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -74,17 +76,56 @@ final class ClusterGateway implements AutoCloseable {
 
   /** {@code nbdcopy FROM TO}, which must succeed within 3 minutes. */
   static void nbdcopy(String from, String to, Path scratch) throws Exception {
-    Path log = Files.createTempFile(scratch, "nbdcopy", ".txt");
-    Process p =
-        new ProcessBuilder(List.of("nbdcopy", from, to))
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+    exec(scratch, Map.of(), "nbdcopy", from, to);
+  }
+
+  /**
+   * Runs libnbd's Python {@code script} on image {@code name} (its handle {@code h}, connected with
+   * base:allocation asked for), which must succeed; returns what it printed.
+   */
+  String nbdsh(String name, String script, Path scratch) throws Exception {
+    String prelude =
+        """
+        import os
+        h.add_meta_context(nbd.CONTEXT_BASE_ALLOCATION)
+        h.connect_uri(os.environ["NBD_URI"])
+        """;
+    return exec(
+        scratch,
+        Map.of("NBD_URI", uri(name)),
+        "/usr/bin/python3",
+        "-m",
+        "nbd",
+        "-c",
+        prelude + script);
+  }
+
+  /** The data extents {@code nbdinfo --map} reports for image {@code name}, as "start+length". */
+  List<String> dataExtents(String name, Path scratch) throws Exception {
+    List<String> data = new ArrayList<>();
+    for (String line : exec(scratch, Map.of(), "nbdinfo", "--map", uri(name)).strip().split("\n")) {
+      String[] w = line.strip().split("\\s+");
+      if (w.length >= 3 && w[2].equals("0")) { // type 0: allocated data
+        data.add(w[0] + "+" + w[1]);
+      }
+    }
+    return data;
+  }
+
+  /** Runs {@code command}, which must exit 0 within 3 minutes; returns its output. */
+  private static String exec(Path scratch, Map<String, String> env, String... command)
+      throws Exception {
+    Path log = Files.createTempFile(scratch, "tool", ".txt");
+    ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true);
+    b.environment().putAll(env);
+    Process p = b.redirectOutput(log.toFile()).start();
     if (!p.waitFor(180, TimeUnit.SECONDS)) {
       p.destroyForcibly();
-      throw new IOException("nbdcopy timed out");
+      throw new IOException("timed out: " + List.of(command));
     }
-    assertEquals(0, p.exitValue(), "nbdcopy " + from + " " + to + ": " + Files.readString(log));
+    String output = Files.readString(log);
+    assertEquals(0, p.exitValue(), List.of(command) + ": " + output);
+    return output;
   }
 
   @Override

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tidestore.store.testing.RequiredTools;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,7 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  * rbd of size 3 and min_size 2), driven by libnbd's nbdcopy: an image made with {@code image create
  * --mon} is written and read back; one OSD is killed with SIGKILL and the gateway keeps serving
  * with no error, old data and new; the OSD comes back, is recovered, and with another OSD killed
- * the image still reads back whole.
+ * the image still reads back whole. A thin image trimmed and zeroed through the gateway shows its
+ * holes to {@code nbdinfo --map} (the primaries punch blocks and report allocation), reads zeros
+ * where it was trimmed, and does so on the other replicas once the primary is gone.
  */
 class ClusterGatewayIT {
   private static final Duration MARK_DOWN = Duration.ofSeconds(30);
@@ -43,6 +46,10 @@ class ClusterGatewayIT {
         System.arraycopy(first, 0, image, 0, first.length);
         gateway.write("vol0", image, dir);
         assertArrayEquals(image, gateway.read("vol0", dir), "written and read back");
+        ClusterGateway.createImage(monitors, "thin", "16M");
+        gateway.nbdsh("thin", THIN_WRITES, dir);
+        assertEquals(THIN_DATA, gateway.dataExtents("thin", dir), "holes through the gateway");
+        gateway.nbdsh("thin", THIN_READS, dir);
 
         int victim = cluster.osds().keySet().iterator().next();
         cluster.osds().get(victim).kill9();
@@ -51,6 +58,8 @@ class ClusterGatewayIT {
         System.arraycopy(second, 0, image, 3 * MIB, second.length);
         gateway.write("vol0", image, dir);
         assertArrayEquals(image, gateway.read("vol0", dir), "through the failover");
+        gateway.nbdsh("thin", THIN_READS, dir);
+        assertEquals(THIN_DATA, gateway.dataExtents("thin", dir), "holes on the other replicas");
 
         OsdProcess back = startOsd(cluster.data().get(victim), monitors);
         cluster.osds().put(victim, back);
@@ -66,6 +75,36 @@ class ClusterGatewayIT {
       }
     }
   }
+
+  /**
+   * Writes into a thin image of four 4 MiB objects, then frees: a block of object 0, four blocks
+   * inside object 2, and object 3 whole (which a zero of all of it removes).
+   */
+  private static final String THIN_WRITES =
+      """
+      h.pwrite(b"\\x11" * 8192, 0)
+      h.pwrite(b"\\x22" * 4096, 5 << 20)
+      h.pwrite(b"\\x33" * 65536, 8 << 20)
+      h.trim(4096, 0)
+      h.trim(16384, (8 << 20) + 16384)
+      h.pwrite(b"\\x44" * 4096, 13 << 20)
+      h.zero(4 << 20, 12 << 20)
+      """;
+
+  /** What the thin image reads back: zeros where it was freed, the rest as written. */
+  private static final String THIN_READS =
+      """
+      assert h.pread(4096, 0) == bytes(4096)
+      assert h.pread(4096, 4096) == b"\\x11" * 4096
+      assert h.pread(4096, 5 << 20) == b"\\x22" * 4096
+      assert h.pread(16384, (8 << 20) + 16384) == bytes(16384)
+      assert h.pread(32768, (8 << 20) + 32768) == b"\\x33" * 32768
+      assert h.pread(4096, 13 << 20) == bytes(4096)
+      """;
+
+  /** The data extents of the thin image: everything else is a hole. */
+  private static final List<String> THIN_DATA =
+      List.of("4096+4096", (5 * MIB) + "+4096", (8 * MIB) + "+16384", (8 * MIB + 32768) + "+32768");
 
   private static byte[] randomBytes(Random r, int n) {
     byte[] b = new byte[n];

@@ -24,6 +24,7 @@ import io.tidestore.osd.protocol.V2;
 import io.tidestore.osd.protocol.V2Recovery;
 import io.tidestore.osd.protocol.V2Scrub;
 import io.tidestore.osd.protocol.Wire;
+import io.tidestore.store.api.Allocation;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -396,6 +397,32 @@ public final class ClusterClient implements AutoCloseable {
 
   public CompletableFuture<Void> truncate(String pool, String name, long size) {
     return run(Op.TRUNCATE, pool, name, out -> out.writeLong(size), null, b -> null);
+  }
+
+  /** Frees whole 4 KiB blocks of the object on every replica (TRIM); completes once durable. */
+  public CompletableFuture<Void> punch(String pool, String name, long offset, long length) {
+    return run(
+        Op.PUNCH,
+        pool,
+        name,
+        out -> {
+          out.writeLong(offset);
+          out.writeLong(length);
+        },
+        null,
+        b -> null);
+  }
+
+  /** Which bytes of a range of the object hold data, as its primary's store has them. */
+  public CompletableFuture<Allocation> allocation(
+      String pool, String name, long offset, long length) {
+    return run(
+        Op.ALLOCATION,
+        pool,
+        name,
+        out -> V2.writeAllocationRequest(out, offset, length),
+        null,
+        V2::readAllocation);
   }
 
   public CompletableFuture<Void> remove(String pool, String name) {

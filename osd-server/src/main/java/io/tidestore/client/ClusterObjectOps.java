@@ -6,6 +6,7 @@ import io.tidestore.osd.ops.NamePage;
 import io.tidestore.osd.ops.ObjectInfo;
 import io.tidestore.osd.ops.ObjectOps;
 import io.tidestore.osd.ops.ObjectOpsException;
+import io.tidestore.store.api.Allocation;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -71,6 +72,22 @@ public final class ClusterObjectOps implements ObjectOps {
     }
     return java.util.concurrent.CompletableFuture.allOf(
         pieces.toArray(java.util.concurrent.CompletableFuture[]::new));
+  }
+
+  /** The primaries punch and report allocation (TRIM and BLOCK_STATUS through the gateway). */
+  @Override
+  public boolean freesBlocks() {
+    return true;
+  }
+
+  @Override
+  public CompletionStage<Void> punch(String name, long offset, long length) {
+    return client.punch(pool, name, offset, length);
+  }
+
+  @Override
+  public CompletionStage<Allocation> allocation(String name, long offset, long length) {
+    return client.allocation(pool, name, offset, length);
   }
 
   @Override

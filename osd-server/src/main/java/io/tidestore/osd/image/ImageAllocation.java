@@ -1,9 +1,7 @@
 package io.tidestore.osd.image;
 
 import io.tidestore.osd.ops.ObjectOpsException;
-import io.tidestore.osd.ops.PieceIo;
 import io.tidestore.store.api.Allocation;
-import io.tidestore.store.api.StoreException;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -19,24 +17,21 @@ final class ImageAllocation {
   private ImageAllocation() {}
 
   static CompletionStage<Allocation> of(
-      ImageLayout layout, PieceTargets targets, long offset, long length, long imageSize) {
+      ImageLayout layout, ImageHoles holes, long offset, long length, long imageSize) {
     int pieces = (int) (layout.objectCount(offset + length) - layout.objectNumber(offset));
     if (length == 0 || pieces <= 0) {
       return CompletableFuture.completedFuture(new Allocation(imageSize, new long[0]));
     }
     Query query = new Query(pieces, imageSize);
-    PieceIo io = targets.io();
     layout.forEachExtent(
         offset,
         length,
         (object, objectOffset, pieceLength, at) -> {
           int index = (int) (object - layout.objectNumber(offset));
           long base = object * layout.objectSize();
-          io.allocation(
-              targets.of(object),
-              objectOffset,
-              pieceLength,
-              (allocation, failure) -> query.piece(index, base, allocation, failure));
+          holes
+              .allocation(object, objectOffset, pieceLength)
+              .whenComplete((allocation, failure) -> query.piece(index, base, allocation, failure));
         });
     return query.result;
   }
@@ -54,9 +49,9 @@ final class ImageAllocation {
       this.imageSize = imageSize;
     }
 
-    void piece(int index, long base, Allocation allocation, StoreException failure) {
-      if (failure != null && failure.code() != StoreException.Code.NOT_FOUND) {
-        result.completeExceptionally(ObjectOpsException.from(failure));
+    void piece(int index, long base, Allocation allocation, Throwable failure) {
+      if (failure != null && !ObjectOpsException.is(failure, ObjectOpsException.Code.NOT_FOUND)) {
+        result.completeExceptionally(ObjectOpsException.unwrap(failure));
         return;
       }
       if (failure == null) {

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.tidestore.osd.ops.NamePage;
 import io.tidestore.osd.ops.ObjectInfo;
 import io.tidestore.osd.ops.ObjectOps;
+import io.tidestore.store.api.Allocation;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -30,6 +31,21 @@ public final class ImageHeaderWatch implements ObjectOps {
     return header.startsWith(ImageHeaders.HEADER_PREFIX)
         ? header.substring(ImageHeaders.HEADER_PREFIX.length())
         : null;
+  }
+
+  @Override
+  public boolean freesBlocks() {
+    return delegate.freesBlocks();
+  }
+
+  @Override
+  public CompletionStage<Void> punch(String name, long offset, long length) {
+    return delegate.punch(name, offset, length);
+  }
+
+  @Override
+  public CompletionStage<Allocation> allocation(String name, long offset, long length) {
+    return delegate.allocation(name, offset, length);
   }
 
   @Override

@@ -13,10 +13,10 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * Zeroing a range of an image (NBD's TRIM and WRITE_ZEROES): an object the range covers whole is
- * removed, whole store blocks inside an object are punched into holes ({@link
- * io.tidestore.osd.ops.PieceIo#punch}), and only partial blocks at the range's edges are written as
- * zeros; or, for {@link Zeroing#ALLOCATE}, everything is written as zeros. Freeing is what makes a
- * trimmed range a hole again for NBD_CMD_BLOCK_STATUS, and it is accepted on a full store.
+ * removed, whole store blocks inside an object are punched into holes ({@link ImageHoles#punch}),
+ * and only partial blocks at the range's edges are written as zeros; or, for {@link
+ * Zeroing#ALLOCATE}, everything is written as zeros. Freeing is what makes a trimmed range a hole
+ * again for NBD_CMD_BLOCK_STATUS, and it is accepted on a full store.
  *
  * <p>Called on the connection's reactor thread (punches complete there too); the result may
  * complete on any thread.
@@ -29,17 +29,17 @@ final class ImageZeroing {
 
   private final ObjectOps ops;
   private final ImageLayout layout;
-  private final PieceTargets targets; // null: nothing can be punched, zeros are written instead
+  private final ImageHoles holes; // null: nothing can be punched, zeros are written instead
   private final int maxWrite; // the most one store write may carry
 
-  ImageZeroing(ObjectOps ops, ImageLayout layout, PieceTargets targets, int maxWrite) {
+  ImageZeroing(ObjectOps ops, ImageLayout layout, ImageHoles holes, int maxWrite) {
     if (layout.objectSize() > ZEROS.length) {
       throw new IllegalArgumentException("object size above " + ZEROS.length);
     }
     this.ops = ops;
     this.layout = layout;
     // Punching needs whole blocks inside an object.
-    this.targets = layout.objectSize() >= BLOCK ? targets : null;
+    this.holes = layout.objectSize() >= BLOCK ? holes : null;
     this.maxWrite = maxWrite;
   }
 
@@ -59,7 +59,7 @@ final class ImageZeroing {
                   + " bytes at "
                   + offset
                   + " needs writes: only whole "
-                  + (targets != null ? BLOCK + "-byte blocks" : "objects")
+                  + (holes != null ? BLOCK + "-byte blocks" : "objects")
                   + " can be freed"));
     }
     StageJoin join = new StageJoin();
@@ -81,19 +81,19 @@ final class ImageZeroing {
 
   /** Whether {@code [offset, end)} can be zeroed by freeing alone. */
   private boolean freesAll(long offset, long end) {
-    long unit = targets != null ? BLOCK : layout.objectSize();
+    long unit = holes != null ? BLOCK : layout.objectSize();
     return offset % unit == 0 && end % unit == 0;
   }
 
   /** Part of one object: punches its whole blocks, writes zeros over the partial ones. */
   private void free(StageJoin join, long object, String name, int start, int end) {
-    int wholeStart = targets == null ? end : (int) Math.min(end, alignUp(start));
-    int wholeEnd = targets == null ? end : Math.max(wholeStart, end & -BLOCK);
+    int wholeStart = holes == null ? end : (int) Math.min(end, alignUp(start));
+    int wholeEnd = holes == null ? end : Math.max(wholeStart, end & -BLOCK);
     if (wholeStart > start) {
       writeZeros(join, name, start, wholeStart - start);
     }
     if (wholeEnd > wholeStart) {
-      targets.io().punch(targets.of(object), wholeStart, wholeEnd - wholeStart, join.piece(true));
+      join.add(missingIsHole(holes.punch(object, wholeStart, wholeEnd - wholeStart)));
     }
     if (end > wholeEnd) {
       writeZeros(join, name, wholeEnd, end - wholeEnd);
@@ -101,14 +101,18 @@ final class ImageZeroing {
   }
 
   private CompletionStage<Void> removeIfThere(String name) {
-    return ops.remove(name)
-        .exceptionally(
-            failure -> {
-              if (ObjectOpsException.is(failure, Code.NOT_FOUND)) {
-                return null; // already a hole
-              }
-              throw new CompletionException(ObjectOpsException.unwrap(failure));
-            });
+    return missingIsHole(ops.remove(name));
+  }
+
+  /** {@code change}, where a missing object counts as done: it is a hole already. */
+  private static CompletionStage<Void> missingIsHole(CompletionStage<Void> change) {
+    return change.exceptionally(
+        failure -> {
+          if (ObjectOpsException.is(failure, Code.NOT_FOUND)) {
+            return null; // already a hole
+          }
+          throw new CompletionException(ObjectOpsException.unwrap(failure));
+        });
   }
 
   /**

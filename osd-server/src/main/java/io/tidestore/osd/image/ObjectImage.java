@@ -30,6 +30,7 @@ final class ObjectImage implements BlockImage {
   private final LiveSize size;
   private final boolean readOnly;
   private final PieceTargets targets; // null without a PieceIo
+  private final ImageHoles holes; // null: blocks cannot be freed or asked about
   private final ImageDataPath dataPath; // null without a PieceIo: the future-based path
   private final ImageZeroing zeroing;
 
@@ -60,9 +61,10 @@ final class ObjectImage implements BlockImage {
     this.targets =
         pieces != null ? new PieceTargets(pieces, layout, layout.objectCount(size.get())) : null;
     this.dataPath = targets != null ? new ImageDataPath(layout, targets) : null;
+    this.holes = targets != null ? targets : ImageHoles.of(ops, layout);
     this.zeroing =
         new ImageZeroing(
-            ops, layout, targets, pieces != null ? pieces.maxWriteBytes() : Integer.MAX_VALUE);
+            ops, layout, holes, pieces != null ? pieces.maxWriteBytes() : Integer.MAX_VALUE);
   }
 
   @Override
@@ -167,10 +169,10 @@ final class ObjectImage implements BlockImage {
 
   @Override
   public CompletionStage<Allocation> allocation(long offset, long length) {
-    if (targets == null) {
+    if (holes == null) {
       return BlockImage.super.allocation(offset, length);
     }
-    return ImageAllocation.of(layout, targets, offset, length, size.get());
+    return ImageAllocation.of(layout, holes, offset, length, size.get());
   }
 
   @Override

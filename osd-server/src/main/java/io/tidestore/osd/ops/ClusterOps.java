@@ -3,6 +3,7 @@ package io.tidestore.osd.ops;
 import io.netty.buffer.ByteBuf;
 import io.tidestore.cluster.pg.PgPeerInfo;
 import io.tidestore.cluster.placement.PgId;
+import io.tidestore.store.api.Allocation;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -27,6 +28,9 @@ public interface ClusterOps {
   CompletionStage<ObjectInfo> stat(ClientRequest request);
 
   CompletionStage<ByteBuf> getXattr(ClientRequest request, String key);
+
+  /** Which bytes of a range of the object hold data, as its primary's store has them. */
+  CompletionStage<Allocation> allocation(ClientRequest request, long offset, long length);
 
   /** Applies a primary's op as a replica; completes once durable. */
   CompletionStage<Void> replicate(RepOp op);

@@ -26,6 +26,9 @@ public sealed interface Mutation {
   /** Sets the size. */
   record Truncate(long size) implements Mutation {}
 
+  /** Frees whole 4 KiB blocks: they read as zeros and are holes. */
+  record Punch(long offset, long length) implements Mutation {}
+
   /** Removes the object. */
   record Remove() implements Mutation {
     @Override

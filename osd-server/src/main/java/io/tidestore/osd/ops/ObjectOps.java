@@ -1,6 +1,8 @@
 package io.tidestore.osd.ops;
 
 import io.netty.buffer.ByteBuf;
+import io.tidestore.store.api.Allocation;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -48,4 +50,31 @@ public interface ObjectOps {
   CompletionStage<ByteBuf> getXattr(String name, String key);
 
   CompletionStage<Void> removeXattr(String name, String key);
+
+  /**
+   * Whether {@link #punch} and {@link #allocation} work here; where they do not, images write zeros
+   * to zero a range and report every block as data.
+   */
+  default boolean freesBlocks() {
+    return false;
+  }
+
+  /**
+   * Frees the whole 4 KiB blocks of {@code [offset, offset + length)} (both multiples of 4 KiB):
+   * they read as zeros and are holes for {@link #allocation}; completes once durable.
+   */
+  default CompletionStage<Void> punch(String name, long offset, long length) {
+    return CompletableFuture.failedFuture(
+        new ObjectOpsException(ObjectOpsException.Code.UNSUPPORTED, "punch is not supported"));
+  }
+
+  /**
+   * Which bytes of {@code [offset, offset + length)} of the object hold data (4 KiB blocks);
+   * NOT_FOUND when the object does not exist.
+   */
+  default CompletionStage<Allocation> allocation(String name, long offset, long length) {
+    return CompletableFuture.failedFuture(
+        new ObjectOpsException(
+            ObjectOpsException.Code.UNSUPPORTED, "allocation queries are not supported"));
+  }
 }

@@ -24,6 +24,7 @@ import io.tidestore.osd.ops.ObjectOpsException.Code;
 import io.tidestore.osd.ops.RepOp;
 import io.tidestore.osd.ops.ScrubReport;
 import io.tidestore.osd.store.ShardTasks;
+import io.tidestore.store.api.Allocation;
 import io.tidestore.store.api.ShardStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,7 +76,7 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
    * @param deepScrubInterval how often each PG this OSD is the primary of is deep-scrubbed (zero:
    *     only on demand)
    * @param recoveryMaxActive how many PGs this OSD recovers at once while they serve
-   * @param recoverySleep the pause before each piece such a recovery moves
+   * @param recoverySleep the pause for each MiB such a recovery moves
    */
   @SuppressWarnings("FutureReturnValueIgnored") // the schedule lasts as long as the timer
   public PgEngine(
@@ -243,6 +244,13 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
   public CompletionStage<ObjectInfo> stat(ClientRequest request) {
     CompletableFuture<ObjectInfo> done = new CompletableFuture<>();
     return onPg(pgOf(request), done, (s, p) -> s.primary.stat(p, request, done));
+  }
+
+  @Override
+  public CompletionStage<Allocation> allocation(ClientRequest request, long offset, long length) {
+    CompletableFuture<Allocation> done = new CompletableFuture<>();
+    return onPg(
+        pgOf(request), done, (s, p) -> s.primary.allocation(p, request, offset, length, done));
   }
 
   @Override

@@ -11,6 +11,7 @@ import io.tidestore.osd.ops.ObjectInfo;
 import io.tidestore.osd.ops.ObjectOpsException;
 import io.tidestore.osd.ops.ObjectOpsException.Code;
 import io.tidestore.osd.ops.RepOp;
+import io.tidestore.store.api.Allocation;
 import io.tidestore.store.api.ObjectKey;
 import io.tidestore.store.api.StoreException;
 import io.tidestore.store.api.Transaction;
@@ -276,6 +277,18 @@ final class Primary {
         key(pg, r),
         (st, failure) ->
             finish(done, failure, failure == null ? new ObjectInfo(st.size(), 0) : null));
+  }
+
+  void allocation(
+      Pg pg, ClientRequest r, long offset, long length, CompletableFuture<Allocation> done) {
+    if (!serving(pg, r.epoch(), done)) {
+      return;
+    }
+    if (pg.heldByScrub(r.name())) {
+      pg.afterScrubHold(() -> allocation(pg, r, offset, length, done));
+      return;
+    }
+    shard.store.allocation(key(pg, r), offset, length, (a, failure) -> finish(done, failure, a));
   }
 
   void getXattr(Pg pg, ClientRequest r, String name, CompletableFuture<ByteBuf> done) {

@@ -14,6 +14,7 @@ final class Transactions {
       case Mutation.Write w -> t.write(key, w.offset(), segment(w.data()));
       case Mutation.Truncate tr -> t.truncate(key, tr.size());
       case Mutation.Remove _ -> t.remove(key);
+      case Mutation.Punch p -> t.punch(key, p.offset(), p.length());
       case Mutation.SetXattr x -> {
         byte[] value = new byte[x.value().readableBytes()];
         x.value().getBytes(x.value().readerIndex(), value);

@@ -54,7 +54,7 @@ final class ClusterProtocolHandler extends PipelinedOpHandler {
         reply.writeBytes(body);
         send(Wire.finish(reply, 0));
       }
-      case Op.WRITE, Op.TRUNCATE, Op.REMOVE, Op.SET_XATTR, Op.RM_XATTR -> {
+      case Op.WRITE, Op.TRUNCATE, Op.REMOVE, Op.PUNCH, Op.SET_XATTR, Op.RM_XATTR -> {
         ClientRequest request = clientRequest(op, body);
         Mutation mutation = V2.readMutation(op, body);
         track(op, id, ops.mutate(request, mutation), this::replyEmpty);
@@ -71,6 +71,22 @@ final class ClusterProtocolHandler extends PipelinedOpHandler {
         ClientRequest request = clientRequest(op, body);
         RequestBodies.end(body, op);
         track(op, id, ops.stat(request), this::replyStat);
+      }
+      case Op.ALLOCATION -> {
+        ClientRequest request = clientRequest(op, body);
+        long offset = RequestBodies.offset(body, "offset");
+        long length = RequestBodies.offset(body, "length");
+        RequestBodies.end(body, op);
+        RequestBodies.checkRange(offset, length);
+        track(
+            op,
+            id,
+            ops.allocation(request, offset, length),
+            (o, i, allocation) -> {
+              ByteBuf reply = begin(o, i, V2.allocationBytes(allocation));
+              V2.writeAllocation(reply, allocation);
+              send(Wire.finish(reply, 0));
+            });
       }
       case Op.GET_XATTR -> {
         ClientRequest request = clientRequest(op, body);

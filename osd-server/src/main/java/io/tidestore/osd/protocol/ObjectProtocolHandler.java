@@ -224,6 +224,7 @@ final class ObjectProtocolHandler extends PipelinedOpHandler {
       case Mutation.Write w -> ops.write(name, w.offset(), w.data());
       case Mutation.Truncate t -> ops.truncate(name, t.size());
       case Mutation.Remove _ -> ops.remove(name);
+      case Mutation.Punch p -> ops.punch(name, p.offset(), p.length());
       case Mutation.SetXattr x -> ops.setXattr(name, x.key(), x.value());
       case Mutation.RemoveXattr x -> ops.removeXattr(name, x.key());
     };

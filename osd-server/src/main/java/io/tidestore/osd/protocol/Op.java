@@ -11,6 +11,13 @@ public final class Op {
   public static final int TRUNCATE = 0x13;
   public static final int REMOVE = 0x14;
   public static final int LIST = 0x15;
+
+  /** Frees whole 4 KiB blocks of an object (v2, the cluster's TRIM). */
+  public static final int PUNCH = 0x16;
+
+  /** Which blocks of an object hold data (v2, the cluster's BLOCK_STATUS). */
+  public static final int ALLOCATION = 0x17;
+
   public static final int SET_XATTR = 0x20;
   public static final int GET_XATTR = 0x21;
   public static final int RM_XATTR = 0x22;
@@ -21,7 +28,19 @@ public final class Op {
   public static String[] measuredNames() {
     String[] names = new String[256];
     for (int op :
-        new int[] {WRITE, READ, STAT, TRUNCATE, REMOVE, LIST, SET_XATTR, GET_XATTR, RM_XATTR}) {
+        new int[] {
+          WRITE,
+          READ,
+          STAT,
+          TRUNCATE,
+          REMOVE,
+          LIST,
+          PUNCH,
+          ALLOCATION,
+          SET_XATTR,
+          GET_XATTR,
+          RM_XATTR
+        }) {
       names[op] = name(op);
     }
     return names;
@@ -30,7 +49,7 @@ public final class Op {
   /** Whether {@code op} changes an object (it needs {@code rw}); the others only read it. */
   public static boolean mutates(int op) {
     return switch (op) {
-      case WRITE, TRUNCATE, REMOVE, SET_XATTR, RM_XATTR -> true;
+      case WRITE, TRUNCATE, REMOVE, PUNCH, SET_XATTR, RM_XATTR -> true;
       default -> false;
     };
   }
@@ -47,6 +66,8 @@ public final class Op {
       case TRUNCATE -> "truncate";
       case REMOVE -> "remove";
       case LIST -> "list";
+      case PUNCH -> "punch";
+      case ALLOCATION -> "allocation";
       case SET_XATTR -> "setxattr";
       case GET_XATTR -> "getxattr";
       case RM_XATTR -> "rmxattr";

@@ -47,6 +47,25 @@ final class RequestBodies {
     }
   }
 
+  /** The store's block: a punch frees whole ones (ShardStore.BLOCK_SIZE). */
+  static final int BLOCK = 4096;
+
+  /** A range of whole blocks, not empty and not past 2^63-1. */
+  static void checkBlocks(long offset, long length) {
+    if (offset % BLOCK != 0 || length % BLOCK != 0 || length == 0) {
+      throw new OpException(
+          Status.EINVAL,
+          "offset "
+              + offset
+              + " and length "
+              + length
+              + " are not whole "
+              + BLOCK
+              + "-byte blocks");
+    }
+    checkRange(offset, length);
+  }
+
   static void checkRange(long offset, long length) {
     if (Long.MAX_VALUE - offset < length) {
       throw new OpException(

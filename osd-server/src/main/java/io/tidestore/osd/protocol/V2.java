@@ -8,6 +8,7 @@ import io.tidestore.cluster.placement.PgId;
 import io.tidestore.osd.ops.ClientRequest;
 import io.tidestore.osd.ops.Mutation;
 import io.tidestore.osd.ops.RepOp;
+import io.tidestore.store.api.Allocation;
 import java.nio.ByteBuffer;
 
 /**
@@ -73,6 +74,13 @@ public final class V2 {
         RequestBodies.end(body, op);
         yield new Mutation.Remove();
       }
+      case Op.PUNCH -> {
+        long offset = RequestBodies.offset(body, "offset");
+        long length = RequestBodies.offset(body, "length");
+        RequestBodies.end(body, op);
+        RequestBodies.checkBlocks(offset, length);
+        yield new Mutation.Punch(offset, length);
+      }
       case Op.SET_XATTR -> {
         String key = RequestBodies.xattrKey(body);
         int length = body.readableBytes();
@@ -96,6 +104,7 @@ public final class V2 {
       case Mutation.Write _ -> Op.WRITE;
       case Mutation.Truncate _ -> Op.TRUNCATE;
       case Mutation.Remove _ -> Op.REMOVE;
+      case Mutation.Punch _ -> Op.PUNCH;
       case Mutation.SetXattr _ -> Op.SET_XATTR;
       case Mutation.RemoveXattr _ -> Op.RM_XATTR;
     };
@@ -110,6 +119,10 @@ public final class V2 {
       case Mutation.Write w -> out.writeLong(w.offset());
       case Mutation.Truncate t -> out.writeLong(t.size());
       case Mutation.Remove _ -> {}
+      case Mutation.Punch p -> {
+        out.writeLong(p.offset());
+        out.writeLong(p.length());
+      }
       case Mutation.SetXattr x -> Wire.writeString(out, x.key());
       case Mutation.RemoveXattr x -> Wire.writeString(out, x.key());
     }
@@ -204,5 +217,54 @@ public final class V2 {
     } catch (IllegalArgumentException e) {
       throw new OpException(Status.EBADMSG, "pg info: " + e.getMessage());
     }
+  }
+
+  /** ALLOCATION's fields after the object name: which range to report. */
+  public static void writeAllocationRequest(ByteBuf out, long offset, long length) {
+    out.writeLong(offset);
+    out.writeLong(length);
+  }
+
+  /**
+   * An ALLOCATION reply: {@code size u64, count u32}, then {@code count} ranges {@code start u64,
+   * end u64}, sorted, disjoint and inside the range asked.
+   */
+  public static void writeAllocation(ByteBuf out, Allocation a) {
+    out.writeLong(a.size());
+    out.writeInt(a.count());
+    for (int i = 0; i < a.count(); i++) {
+      out.writeLong(a.start(i));
+      out.writeLong(a.end(i));
+    }
+  }
+
+  /** The bytes an ALLOCATION reply takes. */
+  public static int allocationBytes(Allocation a) {
+    return 12 + 16 * a.count();
+  }
+
+  /** Reads an ALLOCATION reply; a malformed one is refused (EBADMSG). */
+  public static Allocation readAllocation(ByteBuf body) {
+    Wire.need(body, 12, "allocation reply");
+    long size = body.readLong();
+    long count = body.readUnsignedInt();
+    if (size < 0 || count * 16 != body.readableBytes()) {
+      throw new OpException(
+          Status.EBADMSG, "allocation reply of size " + size + " with " + count + " ranges");
+    }
+    long[] ranges = new long[(int) count * 2];
+    long last = 0;
+    for (int i = 0; i < ranges.length; i += 2) {
+      long start = body.readLong();
+      long end = body.readLong();
+      if (start < last || end <= start) {
+        throw new OpException(
+            Status.EBADMSG, "allocation range [" + start + ", " + end + ") out of order");
+      }
+      ranges[i] = start;
+      ranges[i + 1] = end;
+      last = end;
+    }
+    return new Allocation(size, ranges);
   }
 }

@@ -50,6 +50,7 @@ class V2Test {
             new Mutation.Write(4096, Unpooled.wrappedBuffer(data)),
             new Mutation.Truncate(12345),
             new Mutation.Remove(),
+            new Mutation.Punch(8192, 4096),
             new Mutation.SetXattr("k", Unpooled.wrappedBuffer(data)),
             new Mutation.RemoveXattr("k"));
     for (Mutation m : all) {
@@ -71,6 +72,7 @@ class V2Test {
         }
         case Mutation.RemoveXattr x -> assertEquals("k", x.key());
         case Mutation.Remove _ -> {}
+        case Mutation.Punch p -> assertEquals(new Mutation.Punch(8192, 4096), p);
       }
       got.mutation().release();
     }

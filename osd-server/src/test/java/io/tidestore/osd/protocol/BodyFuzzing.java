@@ -1,0 +1,69 @@
+package io.tidestore.osd.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The contract the fuzz targets of protocol v2 bodies check (V2RecoveryFuzzTest, V2ScrubFuzzTest):
+ * a body reader either refuses with {@link OpException} (the handler replies with its status; the
+ * client fails the request) or returns a value whose encoding is exactly the bytes it consumed.
+ */
+final class BodyFuzzing {
+  private BodyFuzzing() {}
+
+  /** One reader of a body, and the writer of what it reads. */
+  record Codec<T>(Function<ByteBuf, T> reader, WriterOf<T> writer) {}
+
+  /** Writes a value as its reader reads it. */
+  interface WriterOf<T> {
+    void write(ByteBuf out, T value);
+  }
+
+  /**
+   * Reads {@code body} (input bytes from {@code from}) with {@code codec}: an OpException, or a
+   * value whose encoding is the bytes read; {@code whole} says the reader must take every byte (it
+   * checks the body's end itself). {@code check} sees the value first; {@code release} frees it.
+   */
+  static <T> void roundTrip(
+      byte[] input,
+      int from,
+      Codec<T> codec,
+      boolean whole,
+      Consumer<T> check,
+      Consumer<T> release) {
+    ByteBuf body = Unpooled.wrappedBuffer(input, from, input.length - from);
+    T value;
+    try {
+      value = codec.reader().apply(body);
+    } catch (OpException e) {
+      assertTrue(e.status() != Status.OK, "a refusal with status OK: " + e.getMessage());
+      return;
+    }
+    try {
+      assertTrue(!whole || !body.isReadable(), "left " + body.readableBytes() + " bytes unread");
+      check.accept(value);
+      ByteBuf encoded = Unpooled.buffer();
+      codec.writer().write(encoded, value);
+      assertArrayEquals(
+          ByteBufUtil.getBytes(body, 0, body.readerIndex()),
+          ByteBufUtil.getBytes(encoded),
+          "re-encoded " + value);
+    } finally {
+      release.accept(value);
+    }
+  }
+
+  /** {@code body} after the one byte {@code first}: a seed for a target whose first byte picks. */
+  static byte[] seed(int first, Consumer<ByteBuf> body) {
+    ByteBuf out = Unpooled.buffer();
+    out.writeByte(first);
+    body.accept(out);
+    return ByteBufUtil.getBytes(out);
+  }
+}

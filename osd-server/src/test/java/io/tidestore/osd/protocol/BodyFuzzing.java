@@ -17,6 +17,16 @@ import java.util.function.Function;
 final class BodyFuzzing {
   private BodyFuzzing() {}
 
+  /** Heap a body's reader may take per input byte, on top of {@link #FIXED_BYTES}. */
+  static final long PER_INPUT_BYTE = 256;
+
+  /**
+   * What any reading may take: a list sized by the bytes left, a string decoder. {@link
+   * #PER_INPUT_BYTE} is ProtocolFrameFuzzTest's: each string, even an empty one (2 bytes), costs a
+   * strict UTF-8 decoder, its buffer and the String, some 300 bytes (a campaign's finding).
+   */
+  static final long FIXED_BYTES = 64 << 10;
+
   /** One reader of a body, and the writer of what it reads. */
   record Codec<T>(Function<ByteBuf, T> reader, WriterOf<T> writer) {}
 

@@ -61,7 +61,12 @@ class V2RecoveryFuzzTest {
 
   @FuzzTest
   void read(byte[] input) {
-    AllocationBound.check("v2 recovery bodies", input.length, 64 << 10, 64, () -> exercise(input));
+    AllocationBound.check(
+        "v2 recovery bodies",
+        input.length,
+        BodyFuzzing.FIXED_BYTES,
+        BodyFuzzing.PER_INPUT_BYTE,
+        () -> exercise(input));
   }
 
   private static void exercise(byte[] input) {

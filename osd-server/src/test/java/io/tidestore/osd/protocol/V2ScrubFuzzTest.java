@@ -36,7 +36,12 @@ class V2ScrubFuzzTest {
 
   @FuzzTest
   void read(byte[] input) {
-    AllocationBound.check("v2 scrub bodies", input.length, 64 << 10, 64, () -> exercise(input));
+    AllocationBound.check(
+        "v2 scrub bodies",
+        input.length,
+        BodyFuzzing.FIXED_BYTES,
+        BodyFuzzing.PER_INPUT_BYTE,
+        () -> exercise(input));
   }
 
   private static void exercise(byte[] input) {

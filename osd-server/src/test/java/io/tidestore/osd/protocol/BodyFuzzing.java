@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.tidestore.store.testing.AllocationBound;
+import java.util.Arrays;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -26,6 +28,29 @@ final class BodyFuzzing {
    * strict UTF-8 decoder, its buffer and the String, some 300 bytes (a campaign's finding).
    */
   static final long FIXED_BYTES = 64 << 10;
+
+  /**
+   * Runs {@code exercise} on a non-empty {@code input} within the v2 targets' allocation bound
+   * ({@link AllocationBound}); {@code what} names the target in a failure.
+   */
+  static void bounded(String what, byte[] input, Consumer<byte[]> exercise) {
+    if (input.length == 0) {
+      return;
+    }
+    AllocationBound.check(
+        what, input.length, FIXED_BYTES, PER_INPUT_BYTE, () -> exercise.accept(input));
+  }
+
+  /**
+   * A copy of {@code input} (a selector byte, then a v2 request) with the prefix's client and tid
+   * zeroed: requests that carry none (recovery, PG_QUERY) are read without them.
+   */
+  static byte[] zeroClientAndTid(byte[] input) {
+    byte[] zeroed = input.clone();
+    Arrays.fill(
+        zeroed, Math.min(9, zeroed.length), Math.min(1 + V2.PREFIX, zeroed.length), (byte) 0);
+    return zeroed;
+  }
 
   /** One reader of a body, and the writer of what it reads. */
   record Codec<T>(Function<ByteBuf, T> reader, WriterOf<T> writer) {}

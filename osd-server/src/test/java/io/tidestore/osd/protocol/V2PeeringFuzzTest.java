@@ -11,10 +11,8 @@ import io.tidestore.cluster.pg.PgPeerInfo;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.osd.ops.Mutation;
 import io.tidestore.osd.ops.RepOp;
-import io.tidestore.store.testing.AllocationBound;
 import io.tidestore.store.testing.SeedCorpus;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -63,18 +61,10 @@ class V2PeeringFuzzTest {
 
   @FuzzTest
   void read(byte[] input) {
-    AllocationBound.check(
-        "v2 peering bodies",
-        input.length,
-        BodyFuzzing.FIXED_BYTES,
-        BodyFuzzing.PER_INPUT_BYTE,
-        () -> exercise(input));
+    BodyFuzzing.bounded("v2 peering bodies", input, V2PeeringFuzzTest::exercise);
   }
 
   private static void exercise(byte[] input) {
-    if (input.length == 0) {
-      return;
-    }
     switch (Byte.toUnsignedInt(input[0]) % 3) {
       case REP_OP -> {
         byte[] body = input.clone();
@@ -90,9 +80,8 @@ class V2PeeringFuzzTest {
             op -> op.mutation().release());
       }
       case PG_QUERY -> {
-        byte[] zeroed = input.clone();
-        Arrays.fill(zeroed, Math.min(9, zeroed.length), Math.min(25, zeroed.length), (byte) 0);
-        BodyFuzzing.roundTrip(zeroed, 1, QUERY_CODEC, true, q -> {}, q -> {});
+        BodyFuzzing.roundTrip(
+            BodyFuzzing.zeroClientAndTid(input), 1, QUERY_CODEC, true, q -> {}, q -> {});
       }
       default ->
           BodyFuzzing.roundTrip(

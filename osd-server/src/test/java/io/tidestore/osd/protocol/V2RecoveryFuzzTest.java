@@ -12,10 +12,8 @@ import io.tidestore.osd.ops.LogCopy;
 import io.tidestore.osd.ops.LogSync;
 import io.tidestore.osd.ops.NamePage;
 import io.tidestore.osd.ops.ObjectChunk;
-import io.tidestore.store.testing.AllocationBound;
 import io.tidestore.store.testing.SeedCorpus;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,23 +59,14 @@ class V2RecoveryFuzzTest {
 
   @FuzzTest
   void read(byte[] input) {
-    AllocationBound.check(
-        "v2 recovery bodies",
-        input.length,
-        BodyFuzzing.FIXED_BYTES,
-        BodyFuzzing.PER_INPUT_BYTE,
-        () -> exercise(input));
+    BodyFuzzing.bounded("v2 recovery bodies", input, V2RecoveryFuzzTest::exercise);
   }
 
   private static void exercise(byte[] input) {
-    if (input.length == 0) {
-      return;
-    }
     switch (Byte.toUnsignedInt(input[0]) % 5) {
       case HEADER -> {
-        byte[] zeroed = input.clone();
-        Arrays.fill(zeroed, Math.min(9, zeroed.length), Math.min(25, zeroed.length), (byte) 0);
-        BodyFuzzing.roundTrip(zeroed, 1, HEADER_CODEC, false, h -> {}, h -> {});
+        BodyFuzzing.roundTrip(
+            BodyFuzzing.zeroClientAndTid(input), 1, HEADER_CODEC, false, h -> {}, h -> {});
       }
       case LOG ->
           BodyFuzzing.roundTrip(

@@ -6,7 +6,6 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.tidestore.cluster.pg.Eversion;
 import io.tidestore.osd.ops.ObjectDigest;
 import io.tidestore.osd.ops.ScrubReport;
-import io.tidestore.store.testing.AllocationBound;
 import io.tidestore.store.testing.SeedCorpus;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,18 +35,10 @@ class V2ScrubFuzzTest {
 
   @FuzzTest
   void read(byte[] input) {
-    AllocationBound.check(
-        "v2 scrub bodies",
-        input.length,
-        BodyFuzzing.FIXED_BYTES,
-        BodyFuzzing.PER_INPUT_BYTE,
-        () -> exercise(input));
+    BodyFuzzing.bounded("v2 scrub bodies", input, V2ScrubFuzzTest::exercise);
   }
 
   private static void exercise(byte[] input) {
-    if (input.length == 0) {
-      return;
-    }
     switch (Byte.toUnsignedInt(input[0]) % 3) {
       case REQUEST -> BodyFuzzing.roundTrip(input, 1, REQUEST_CODEC, true, n -> {}, n -> {});
       case DIGEST ->

@@ -33,7 +33,8 @@ public final class ObjectDigest {
    */
   public ObjectDigest(
       boolean exists, long size, Eversion version, int attrsCrc, int[] crcs, int[] unreadable) {
-    if (size < 0 || crcs.length != blocksOf(size)) {
+    // The block count in a long: blocksOf's int would take 2^55 bytes for 0 blocks.
+    if (size < 0 || crcs.length != size / BLOCK + (size % BLOCK == 0 ? 0 : 1)) {
       throw new IllegalArgumentException(
           crcs.length + " block crcs for an object of " + size + " bytes");
     }

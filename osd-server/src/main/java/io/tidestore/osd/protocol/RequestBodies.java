@@ -40,6 +40,24 @@ final class RequestBodies {
     return (int) value;
   }
 
+  /**
+   * A flags byte: EBADMSG when a bit outside {@code known} is set (a field read as something it is
+   * not, and a sender that writes more than this version knows).
+   */
+  static int flags(ByteBuf body, int known, String what) {
+    Wire.need(body, 1, what);
+    int flags = body.readUnsignedByte();
+    if ((flags & ~known) != 0) {
+      throw new OpException(Status.EBADMSG, what + " 0x" + Integer.toHexString(flags));
+    }
+    return flags;
+  }
+
+  /** A boolean byte: 0 or 1, EBADMSG for anything else. */
+  static boolean bool(ByteBuf body, String what) {
+    return flags(body, 1, what) != 0;
+  }
+
   static void end(ByteBuf body, int op) {
     if (body.isReadable()) {
       throw new OpException(

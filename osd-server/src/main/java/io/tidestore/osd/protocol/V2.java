@@ -176,7 +176,15 @@ public final class V2 {
       throw new OpException(
           Status.EBADMSG, "rep op for " + name + " carries the entry of " + entry.object());
     }
-    return new RepOp(epoch, pg, entry, readMutation(op, body));
+    Mutation mutation = readMutation(op, body);
+    // The primary makes the entry a DELETE exactly when the mutation removes the object; a
+    // replica that took one without the other would log a history its object does not have.
+    if (mutation.deletes() != (entry.op() == PgLogEntry.Op.DELETE)) {
+      mutation.release();
+      throw new OpException(
+          Status.EBADMSG, "rep op's entry " + entry.op() + " with " + Op.name(op) + " of " + name);
+    }
+    return new RepOp(epoch, pg, entry, mutation);
   }
 
   /** PG_QUERY body: the prefix (epoch, pool, 0, 0), then {@code seed u32}. */

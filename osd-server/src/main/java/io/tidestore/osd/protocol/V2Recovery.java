@@ -92,7 +92,8 @@ public final class V2Recovery {
     if (n > MAX_ENTRIES) {
       throw new OpException(Status.EMSGSIZE, n + " log entries");
     }
-    List<PgLogEntry> entries = new ArrayList<>((int) n);
+    // Sized by the bytes there are (an entry takes at least its length), never by the count.
+    List<PgLogEntry> entries = new ArrayList<>((int) Math.min(n, in.readableBytes() / 2));
     for (long i = 0; i < n; i++) {
       Wire.need(in, 2, "entry length");
       int length = in.readUnsignedShort();
@@ -136,7 +137,7 @@ public final class V2Recovery {
     if (n > MAX_ENTRIES) {
       throw new OpException(Status.EMSGSIZE, n + " log removals");
     }
-    List<Eversion> remove = new ArrayList<>((int) n);
+    List<Eversion> remove = new ArrayList<>((int) Math.min(n, in.readableBytes() / Eversion.BYTES));
     for (long i = 0; i < n; i++) {
       remove.add(readEversion(in, "removed version"));
     }
@@ -166,13 +167,21 @@ public final class V2Recovery {
   public static ObjectChunk readChunk(ByteBuf in) {
     String name = RequestBodies.name(in);
     Wire.need(in, 1 + 8 + 8 + 2, "chunk fields");
-    int flags = in.readUnsignedByte();
+    int flags = RequestBodies.flags(in, MISSING | FIRST | LAST, "chunk flags");
     long offset = RequestBodies.offset(in, "chunk offset");
     long size = RequestBodies.offset(in, "object size");
     int count = in.readUnsignedShort();
     SortedMap<String, byte[]> xattrs = new TreeMap<>();
+    String previous = null;
     for (int i = 0; i < count; i++) {
-      String key = Wire.readString(in, FrameDescriptor.MAX_XATTR_KEY, "xattr key");
+      String key = RequestBodies.xattrKey(in);
+      // In the order the sender's sorted map lists them, each once: a key sent twice would lose
+      // one of its values here without a word.
+      if (previous != null && key.compareTo(previous) <= 0) {
+        throw new OpException(
+            Status.EBADMSG, "chunk xattr " + key + " after " + previous + ": not ascending");
+      }
+      previous = key;
       int length = RequestBodies.length(in, FrameDescriptor.MAX_XATTR_VALUE, "xattr value");
       Wire.need(in, length, "xattr value");
       byte[] value = new byte[length];
@@ -224,7 +233,6 @@ public final class V2Recovery {
     for (long i = 0; i < count; i++) {
       names.add(Wire.readString(in, FrameDescriptor.MAX_NAME, "listed name"));
     }
-    Wire.need(in, 1, "list more flag");
-    return new NamePage(names, in.readByte() != 0);
+    return new NamePage(names, RequestBodies.bool(in, "list more flag"));
   }
 }

@@ -59,8 +59,7 @@ public final class V2Scrub {
   }
 
   public static ObjectDigest readDigest(ByteBuf in) {
-    Wire.need(in, 1 + 8, "digest");
-    boolean exists = (in.readUnsignedByte() & EXISTS) != 0;
+    boolean exists = RequestBodies.flags(in, EXISTS, "digest flags") != 0;
     long size = RequestBodies.offset(in, "object size");
     Eversion version = V2Recovery.readEversion(in, "object version");
     Wire.need(in, 8, "digest counts");
@@ -156,7 +155,8 @@ public final class V2Scrub {
       for (int b = 0; b < listed; b++) {
         list.add(in.readInt());
       }
-      findings.add(new ScrubReport.Finding(object, osd, problem, bad, list, in.readByte() != 0));
+      boolean repairedCopy = RequestBodies.bool(in, "finding repaired");
+      findings.add(new ScrubReport.Finding(object, osd, problem, bad, list, repairedCopy));
     }
     Wire.need(in, 4, "skipped count");
     long s = in.readUnsignedInt();

@@ -27,8 +27,16 @@ class V2Test {
   private static final PgId PG = new PgId(3, 0x2f);
 
   private static PgLogEntry entry(String name) {
-    return new PgLogEntry(
-        PgLogEntry.Op.MODIFY, name, new Eversion(7, 12), new Eversion(5, 3), 0xabcdefL, 99);
+    return entry(name, PgLogEntry.Op.MODIFY);
+  }
+
+  private static PgLogEntry entry(String name, PgLogEntry.Op op) {
+    return new PgLogEntry(op, name, new Eversion(7, 12), new Eversion(5, 3), 0xabcdefL, 99);
+  }
+
+  /** The entry a primary logs for {@code m}: a DELETE exactly when it removes the object. */
+  private static PgLogEntry entryFor(Mutation m) {
+    return entry("obj", m.deletes() ? PgLogEntry.Op.DELETE : PgLogEntry.Op.MODIFY);
   }
 
   /** A REP_OP frame body as a link writes it: fields, then the payload. */
@@ -54,7 +62,7 @@ class V2Test {
             new Mutation.SetXattr("k", Unpooled.wrappedBuffer(data)),
             new Mutation.RemoveXattr("k"));
     for (Mutation m : all) {
-      RepOp sent = new RepOp(7, PG, entry("obj"), m);
+      RepOp sent = new RepOp(7, PG, entryFor(m), m);
       RepOp got = V2.readRepOp(repOp(sent));
       assertEquals(sent.epoch(), got.epoch());
       assertEquals(PG, got.pg());
@@ -93,13 +101,27 @@ class V2Test {
         assertThrows(OpException.class, () -> V2.readRepOp(Unpooled.wrappedBuffer(bytes)));
     assertEquals(Status.EBADMSG, e.status(), e.getMessage());
     byte[] whole =
-        ByteBufUtil.getBytes(repOp(new RepOp(7, PG, entry("obj"), new Mutation.Remove())));
+        ByteBufUtil.getBytes(
+            repOp(new RepOp(7, PG, entry("obj", PgLogEntry.Op.DELETE), new Mutation.Remove())));
     for (int cut = 0; cut < whole.length; cut++) {
       ByteBuf part = Unpooled.wrappedBuffer(whole, 0, cut);
       OpException x = assertThrows(OpException.class, () -> V2.readRepOp(part), "cut at " + cut);
       assertTrue(
           x.status() == Status.EBADMSG || x.status() == Status.EINVAL,
           "cut at " + cut + ": " + x.getMessage());
+    }
+  }
+
+  @Test
+  void aRepOpWhoseEntryContradictsItsMutationIsRefused() {
+    Mutation remove = new Mutation.Remove();
+    Mutation truncate = new Mutation.Truncate(1);
+    for (RepOp sent :
+        List.of(
+            new RepOp(7, PG, entry("obj", PgLogEntry.Op.MODIFY), remove),
+            new RepOp(7, PG, entry("obj", PgLogEntry.Op.DELETE), truncate))) {
+      OpException e = assertThrows(OpException.class, () -> V2.readRepOp(repOp(sent)));
+      assertEquals(Status.EBADMSG, e.status(), e.getMessage());
     }
   }
 

@@ -21,7 +21,8 @@ final class ScrubOptions {
       paramLabel = "BYTES",
       description =
           "Bytes per second the scrub may read, over the whole daemon (e.g. 16m); its reads go"
-              + " behind every client read. Default: ${DEFAULT-VALUE}.")
+              + " behind every client read. In a cluster (--mon) each deep scrub this OSD leads"
+              + " reads its PG's objects at this rate too. Default: ${DEFAULT-VALUE}.")
   String rate = "16m";
 
   /**

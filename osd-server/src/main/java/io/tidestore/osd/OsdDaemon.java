@@ -19,6 +19,7 @@ import io.tidestore.osd.nbd.NbdServer;
 import io.tidestore.osd.net.InboundBudget;
 import io.tidestore.osd.pg.PeerTls;
 import io.tidestore.osd.pg.PgEngine;
+import io.tidestore.osd.pg.PgTunables;
 import io.tidestore.osd.protocol.ObjectProtocolServer;
 import io.tidestore.osd.protocol.Op;
 import io.tidestore.osd.protocol.ServerLimits;
@@ -279,9 +280,11 @@ public final class OsdDaemon implements AutoCloseable {
               PeerTls.context(settings.security()),
               membership::wantEpoch,
               metrics.registry(),
-              cluster.deepScrubInterval(),
-              cluster.recoveryMaxActive(),
-              cluster.recoverySleep());
+              new PgTunables(
+                  cluster.deepScrubInterval(),
+                  settings.scrub().bytesPerSecond(),
+                  cluster.recoveryMaxActive(),
+                  cluster.recoverySleep()));
       resources.push(pgs);
       pgEngine = pgs;
       membership.onNewMap(pgs::onMap);

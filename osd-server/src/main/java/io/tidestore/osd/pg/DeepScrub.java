@@ -136,13 +136,32 @@ final class DeepScrub {
                   PgListing.forEach(
                       new ArrayList<>(names),
                       0,
-                      name -> object(pg, round, name, tally),
+                      name -> paced(object(pg, round, name, tally), tally),
                       shard.executor),
               shard.executor);
     } catch (RuntimeException e) {
       all = CompletableFuture.failedFuture(e);
     }
     all.whenCompleteAsync((v, e) -> finish(pg, round, run, tally, e), shard.executor);
+  }
+
+  /**
+   * {@code compared}, then a pause as long as reading its blocks takes at the OSD's scrub rate (the
+   * object's hold is released by then: writes to it do not wait for the pause).
+   */
+  private CompletableFuture<Void> paced(CompletableFuture<Void> compared, ScrubTally tally) {
+    long before = tally.blocks();
+    return compared.thenCompose(
+        v -> {
+          long millis =
+              slot().pauseMillisFor((tally.blocks() - before) * (long) ObjectDigest.BLOCK);
+          if (millis == 0) {
+            return CompletableFuture.<Void>completedFuture(null);
+          }
+          CompletableFuture<Void> paused = new CompletableFuture<>();
+          shard.later(millis, () -> paused.complete(null));
+          return paused;
+        });
   }
 
   /** Compares (and repairs) one object, holding it meanwhile. */

@@ -26,7 +26,6 @@ import io.tidestore.osd.ops.ScrubReport;
 import io.tidestore.osd.store.ShardTasks;
 import io.tidestore.store.api.Allocation;
 import io.tidestore.store.api.ShardStore;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -73,10 +72,7 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
    * @param tls the client context of links to other OSDs, or null for plaintext
    * @param newerMap asked to fetch a map at least as new as the epoch given
    * @param registry where the PG metrics and the deep scrub counters go
-   * @param deepScrubInterval how often each PG this OSD is the primary of is deep-scrubbed (zero:
-   *     only on demand)
-   * @param recoveryMaxActive how many PGs this OSD recovers at once while they serve
-   * @param recoverySleep the pause for each MiB such a recovery moves
+   * @param tunables how deep scrub and recovery are paced
    */
   @SuppressWarnings("FutureReturnValueIgnored") // the schedule lasts as long as the timer
   public PgEngine(
@@ -86,9 +82,7 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
       SslContext tls,
       LongConsumer newerMap,
       MeterRegistry registry,
-      Duration deepScrubInterval,
-      int recoveryMaxActive,
-      Duration recoverySleep) {
+      PgTunables tunables) {
     this.self = self;
     this.tasks = tasks;
     this.metrics = new PgMetrics(registry);
@@ -103,9 +97,10 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
             newerMap,
             metrics,
             shards.length,
-            new ScrubSlot(registry, deepScrubInterval.toMillis()),
-            new RecoverySlots(recoveryMaxActive, recoverySleep.toMillis()));
-    long interval = deepScrubInterval.toMillis();
+            new ScrubSlot(
+                registry, tunables.deepScrubInterval().toMillis(), tunables.scrubBytesPerSecond()),
+            new RecoverySlots(tunables.recoveryMaxActive(), tunables.recoverySleep().toMillis()));
+    long interval = tunables.deepScrubInterval().toMillis();
     if (interval > 0) {
       // Often enough that a PG is scrubbed soon after it is due, rarely enough to cost nothing.
       long tick = Math.clamp(interval / 8, 1000, 60_000);

@@ -30,6 +30,11 @@ final class ScrubTally {
     this.primary = primary;
   }
 
+  /** Blocks compared so far. */
+  long blocks() {
+    return blocks;
+  }
+
   /** An object compared across the acting set, {@code blockCount} blocks of it. */
   void compared(long blockCount) {
     objects++;

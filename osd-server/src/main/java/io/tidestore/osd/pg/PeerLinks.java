@@ -130,7 +130,10 @@ final class PeerLinks implements AutoCloseable {
    */
   static final long REQUEST_SECONDS = 30;
 
-  /** Sends a recovery request to OSD {@code osd}: the header, then {@code fields}. */
+  /**
+   * Sends a recovery request to OSD {@code osd}: the header, then {@code fields}, then {@code
+   * trailing} (released here, may be null), also when the link cannot be made.
+   */
   private CompletableFuture<ByteBuf> recovery(
       int osd,
       String address,
@@ -143,16 +146,25 @@ final class PeerLinks implements AutoCloseable {
     return timed(
         osd,
         link(osd, address)
-            .thenCompose(
-                l ->
-                    l.request(
-                        op,
-                        V2.PREFIX + 4 + hint,
-                        out -> {
-                          V2Recovery.writeHeader(out, epoch, pg);
-                          fields.write(out);
-                        },
-                        trailing)));
+            .handle(
+                (l, failure) -> {
+                  if (failure != null) {
+                    // Never sent: the request would have released it, nothing else will.
+                    if (trailing != null) {
+                      trailing.release();
+                    }
+                    return CompletableFuture.<ByteBuf>failedFuture(failure);
+                  }
+                  return l.request(
+                      op,
+                      V2.PREFIX + 4 + hint,
+                      out -> {
+                        V2Recovery.writeHeader(out, epoch, pg);
+                        fields.write(out);
+                      },
+                      trailing);
+                })
+            .thenCompose(sent -> sent));
   }
 
   private static <T> T reading(ByteBuf body, java.util.function.Function<ByteBuf, T> reader) {

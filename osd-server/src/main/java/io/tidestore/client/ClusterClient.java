@@ -226,6 +226,8 @@ public final class ClusterClient implements AutoCloseable {
         return;
       }
       String address = map.osds().get(primary).address();
+      // The attempt, which a timeout may end first: a reply that comes after it is released.
+      CompletableFuture<ByteBuf> attempt = new CompletableFuture<>();
       link(primary, address)
           .thenCompose(
               l ->
@@ -242,7 +244,16 @@ public final class ClusterClient implements AutoCloseable {
                         fields.write(out);
                       },
                       payload == null ? null : payload.retainedDuplicate()))
-          // A link that never answers (a hung handshake or OSD) is given up and the op sent again.
+          .whenComplete(
+              (body, e) -> {
+                if (e != null) {
+                  attempt.completeExceptionally(e);
+                } else if (!attempt.complete(body)) {
+                  body.release(); // too late: the attempt timed out and the op was sent again
+                }
+              });
+      // A link that never answers (a hung handshake or OSD) is given up and the op sent again.
+      attempt
           .orTimeout(attemptSeconds, TimeUnit.SECONDS)
           .whenComplete(
               (body, e) -> {

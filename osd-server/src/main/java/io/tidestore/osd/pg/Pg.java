@@ -196,6 +196,21 @@ final class Pg {
     objectVersions.put(e.object(), e.version());
   }
 
+  /**
+   * Undoes {@link #remember} for an entry whose transaction failed here: it is not in this log, so
+   * a resend of its request is not "applied", and the object keeps its version from before.
+   */
+  void forget(PgLogEntry e) {
+    applied.remove(new RequestId(e.client(), e.tid()), e.version());
+    if (e.version().equals(objectVersions.get(e.object()))) {
+      if (e.prior().equals(Eversion.ZERO)) {
+        objectVersions.remove(e.object());
+      } else {
+        objectVersions.put(e.object(), e.prior());
+      }
+    }
+  }
+
   /** A trim to {@code newTail} committed: the log, and what this PG remembers of it, forget it. */
   void trimmed(Eversion newTail) {
     for (PgLogEntry e : log.trimmed(newTail)) {

@@ -133,7 +133,7 @@ final class Primary {
             // forever; replicas may have applied the entry, so the PG then peers again.
             fail(pg, op, ObjectOpsException.from(failure));
             if (pg.peeringRound == interval) {
-              forget(pg, entry);
+              pg.forget(entry);
               repeer(pg, "its op " + entry.version() + " failed here: " + failure.getMessage());
             }
             return;
@@ -212,17 +212,6 @@ final class Primary {
   }
 
   /** An op whose transaction failed here: its request and version are not in this log. */
-  private static void forget(Pg pg, PgLogEntry entry) {
-    pg.applied.remove(new Pg.RequestId(entry.client(), entry.tid()), entry.version());
-    if (entry.version().equals(pg.objectVersions.get(entry.object()))) {
-      if (entry.prior().equals(Eversion.ZERO)) {
-        pg.objectVersions.remove(entry.object());
-      } else {
-        pg.objectVersions.put(entry.object(), entry.prior());
-      }
-    }
-  }
-
   private void fail(Pg pg, InFlightOp op, ObjectOpsException why) {
     op.fail(why);
     pg.inFlight.remove(op.entry.version());

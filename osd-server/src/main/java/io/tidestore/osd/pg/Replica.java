@@ -83,6 +83,7 @@ final class Replica {
             if (pg.failedAt == null || entry.version().compareTo(pg.failedAt) < 0) {
               pg.failedAt = entry.version();
             }
+            pg.forget(entry);
             done.completeExceptionally(ObjectOpsException.from(failure));
           }
           if (applying.merge(pg, -1, Integer::sum) == 0) {

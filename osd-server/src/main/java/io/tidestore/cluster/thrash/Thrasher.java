@@ -77,6 +77,7 @@ public final class Thrasher {
                     io.tidestore.osd.security.CertificateFiles.client(cluster.certificates()),
                     io.netty.handler.ssl.SslProvider.JDK),
             Duration.ofMinutes(3))) {
+      adoptEarlierRun(client);
       List<Thread> writers = new ArrayList<>();
       for (int w = 0; w < WRITERS; w++) {
         int slot = w;
@@ -159,6 +160,36 @@ public final class Thrasher {
     }
   }
 
+  /**
+   * Starts each object's history from what the pool holds: an earlier run on this cluster left its
+   * objects at versions this run must go on from (it would otherwise read them as versions never
+   * written). An object that holds no version of itself is a violation already.
+   */
+  private void adoptEarlierRun(ClusterClient client) throws InterruptedException {
+    int adopted = 0;
+    for (int o = 0; o < objects; o++) {
+      try {
+        long found = readVersion(client, o);
+        if (found < 0) {
+          violation(VerifiedObjects.name(o) + " holds no version of it (corrupt) before the run");
+        } else {
+          acked[o] = found;
+          adopted++;
+        }
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof ObjectOpsException x
+            && x.code() == ObjectOpsException.Code.NOT_FOUND)) {
+          violation(o + ": read before the run failed: " + e.getCause());
+        }
+      } catch (TimeoutException e) {
+        violation(o + ": read before the run did not complete in 4 minutes");
+      }
+    }
+    if (adopted > 0) {
+      out.println("thrash: " + adopted + " objects go on from the versions an earlier run left");
+    }
+  }
+
   /** One writer: its objects are those with {@code object % WRITERS == slot}. */
   private void write(ClusterClient client, int slot) {
     Random r = new Random(slot * 7919L + 1);
@@ -192,17 +223,9 @@ public final class Thrasher {
   private void check(ClusterClient client, int o) {
     long expected = acked[o];
     long maybe = doubtful[o];
-    byte[] bytes;
+    long found;
     try {
-      ByteBuf data =
-          client
-              .read(pool, VerifiedObjects.name(o), 0, VerifiedObjects.SIZE)
-              .get(4, TimeUnit.MINUTES);
-      try {
-        bytes = ByteBufUtil.getBytes(data);
-      } finally {
-        data.release();
-      }
+      found = readVersion(client, o);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof ObjectOpsException x
           && x.code() == ObjectOpsException.Code.NOT_FOUND
@@ -219,7 +242,6 @@ public final class Thrasher {
       return;
     }
     reads.incrementAndGet();
-    long found = VerifiedObjects.versionOf(o, bytes);
     if (found < 0) {
       violation(VerifiedObjects.name(o) + " holds no version of it (corrupt)");
     } else if (found != expected && found != maybe && !(expected == 0 && found == 0)) {
@@ -230,6 +252,20 @@ public final class Thrasher {
               + ", acknowledged v"
               + expected
               + (maybe >= 0 ? " (v" + maybe + " in doubt)" : ""));
+    }
+  }
+
+  /** The version object {@code o} holds, or -1 when it holds no version of itself. */
+  private long readVersion(ClusterClient client, int o)
+      throws ExecutionException, TimeoutException, InterruptedException {
+    ByteBuf data =
+        client
+            .read(pool, VerifiedObjects.name(o), 0, VerifiedObjects.SIZE)
+            .get(4, TimeUnit.MINUTES);
+    try {
+      return VerifiedObjects.versionOf(o, ByteBufUtil.getBytes(data));
+    } finally {
+      data.release();
     }
   }
 

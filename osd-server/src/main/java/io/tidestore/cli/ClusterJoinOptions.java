@@ -58,7 +58,7 @@ final class ClusterJoinOptions {
       description =
           "With --mon: how many PGs this OSD recovers at once while they serve; the others wait"
               + " their turn (Ceph's osd_recovery_max_active). Default: ${DEFAULT-VALUE}.")
-  int recoveryMaxActive = 3;
+  int recoveryMaxActive = ClusterSettings.DEFAULT_RECOVERY_MAX_ACTIVE;
 
   @Option(
       names = {"--recovery-sleep", "--osd-recovery-sleep"},

@@ -35,6 +35,9 @@ public record ClusterSettings(
   /** One heartbeat a second: the monitors' default grace (6 s) tolerates five lost in a row. */
   public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
 
+  /** PGs an OSD recovers at once by default: Ceph's osd_recovery_max_active for HDDs. */
+  public static final int DEFAULT_RECOVERY_MAX_ACTIVE = 3;
+
   /** Most PGs an OSD may recover at once while they serve. */
   public static final int MAX_RECOVERY_ACTIVE = 64;
 

@@ -24,7 +24,15 @@ public record PgTunables(
         || scrubBytesPerSecond < 0
         || recoveryMaxActive < 1
         || recoverySleep.isNegative()) {
-      throw new IllegalArgumentException("PG tunables out of range: " + this);
+      throw new IllegalArgumentException(
+          "PG tunables out of range: deep scrub every "
+              + deepScrubInterval
+              + ", scrub "
+              + scrubBytesPerSecond
+              + " B/s, recovery max active "
+              + recoveryMaxActive
+              + ", recovery sleep "
+              + recoverySleep);
     }
   }
 }

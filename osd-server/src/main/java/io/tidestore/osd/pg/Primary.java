@@ -211,7 +211,6 @@ final class Primary {
     shard.peering.start(pg);
   }
 
-  /** An op whose transaction failed here: its request and version are not in this log. */
   private void fail(Pg pg, InFlightOp op, ObjectOpsException why) {
     op.fail(why);
     pg.inFlight.remove(op.entry.version());

@@ -11,9 +11,6 @@ import java.util.ArrayDeque;
  * Thread-safe.
  */
 final class RecoverySlots {
-  /** Rounds at once by default: Ceph's osd_recovery_max_active on disks it takes for HDDs. */
-  static final int DEFAULT_MAX = 3;
-
   private final int max;
   private final long pauseMillis;
   private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();

@@ -1,9 +1,6 @@
 package io.tidestore.osd.image;
 
 import io.tidestore.osd.ops.ObjectOpsException;
-import io.tidestore.osd.ops.PieceIo;
-import io.tidestore.store.api.StoreCompletion;
-import io.tidestore.store.api.StoreException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,21 +16,6 @@ final class StageJoin {
   void add(CompletionStage<?> piece) {
     left.incrementAndGet();
     piece.whenComplete((v, e) -> finish(e));
-  }
-
-  /**
-   * A piece done through {@link PieceIo}: the completion to hand it. NOT_FOUND counts as success
-   * when {@code missingIsDone} (a missing object is already a hole).
-   */
-  StoreCompletion<Void> piece(boolean missingIsDone) {
-    left.incrementAndGet();
-    return (v, failure) -> {
-      if (failure == null || (missingIsDone && failure.code() == StoreException.Code.NOT_FOUND)) {
-        finish(null);
-      } else {
-        finish(ObjectOpsException.from(failure));
-      }
-    };
   }
 
   /** Every piece is issued: the join completes once they all have. */

@@ -152,16 +152,9 @@ final class DeepScrub {
   private CompletableFuture<Void> paced(CompletableFuture<Void> compared, ScrubTally tally) {
     long before = tally.blocks();
     return compared.thenCompose(
-        v -> {
-          long millis =
-              slot().pauseMillisFor((tally.blocks() - before) * (long) ObjectDigest.BLOCK);
-          if (millis == 0) {
-            return CompletableFuture.<Void>completedFuture(null);
-          }
-          CompletableFuture<Void> paused = new CompletableFuture<>();
-          shard.later(millis, () -> paused.complete(null));
-          return paused;
-        });
+        v ->
+            shard.after(
+                slot().pauseMillisFor((tally.blocks() - before) * (long) ObjectDigest.BLOCK)));
   }
 
   /** Compares (and repairs) one object, holding it meanwhile. */

@@ -82,7 +82,7 @@ final class ObjectTransfer {
               long next = chunk.offset() + bytes;
               return write
                   .apply(chunk)
-                  .thenCompose(v -> pause(pauseMillis * bytes / CHUNK))
+                  .thenCompose(v -> shard.after(pauseMillis * bytes / CHUNK))
                   .thenComposeAsync(
                       v -> {
                         moved.accept(bytes);
@@ -93,16 +93,5 @@ final class ObjectTransfer {
                       shard.executor);
             },
             shard.executor);
-  }
-
-  /** Completes after {@code millis} (at once for 0). */
-  private CompletableFuture<Void> pause(long millis) {
-    CompletableFuture<Void> paused = new CompletableFuture<>();
-    if (millis > 0) {
-      shard.later(millis, () -> paused.complete(null));
-    } else {
-      paused.complete(null);
-    }
-    return paused;
   }
 }

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.logging.Logger;
 
@@ -167,6 +168,17 @@ final class ShardPgs {
     services
         .timer()
         .schedule(() -> executor.execute(work), millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /** Completes on this shard's thread after {@code millis}; at once for 0 (throttles' pauses). */
+  CompletableFuture<Void> after(long millis) {
+    CompletableFuture<Void> paused = new CompletableFuture<>();
+    if (millis > 0) {
+      later(millis, () -> paused.complete(null));
+    } else {
+      paused.complete(null);
+    }
+    return paused;
   }
 
   /**

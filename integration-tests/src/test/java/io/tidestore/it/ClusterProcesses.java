@@ -258,7 +258,13 @@ final class ClusterProcesses {
       String state = states.next();
       for (String word : state.split("\\+")) {
         if (pgs.path(state).asInt() > 0
-            && List.of("peering", "recovering", "backfilling", "recovery_wait", "unknown")
+            && List.of(
+                    "peering",
+                    "activating",
+                    "recovering",
+                    "backfilling",
+                    "recovery_wait",
+                    "unknown")
                 .contains(word)) {
           return false;
         }

@@ -6,11 +6,17 @@ import io.tidestore.cluster.map.MapChanges;
 import io.tidestore.cluster.map.MapCodec;
 import io.tidestore.cluster.map.MapCommand;
 import io.tidestore.cluster.map.MapFormatException;
+import io.tidestore.cluster.map.PgActivation;
+import io.tidestore.cluster.map.PgActivations;
+import io.tidestore.cluster.placement.PgId;
+import io.tidestore.cluster.wire.PgHistoryMessages;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
@@ -33,10 +39,11 @@ import org.apache.ratis.util.MD5FileUtil;
 
 /**
  * The cluster map as a Ratis state machine, after Ratis' own examples: each committed log entry is
- * a {@link MapCommand} that {@link MapChanges#apply} turns into the next map; a query returns the
- * encoded map; a snapshot is the encoded map in one file (with Ratis' MD5 beside it), after which
- * Ratis purges the log up to it. Ratis calls {@link #applyTransaction} from one thread, in log
- * order; readers see an immutable map through a volatile field.
+ * a {@link MapCommand} that {@link MapChanges#apply} turns into the next map, or a batch of PG
+ * activations recorded beside it ({@link PgActivations}); a query returns the encoded map or some
+ * PGs' activations; a snapshot is both in one file ({@link MonSnapshot}, with Ratis' MD5 beside
+ * it), after which Ratis purges the log up to it. Ratis calls {@link #applyTransaction} from one
+ * thread, in log order; readers see an immutable map through a volatile field.
  */
 final class MapStateMachine extends BaseStateMachine {
   private static final Logger LOG = Logger.getLogger(MapStateMachine.class.getName());
@@ -45,6 +52,10 @@ final class MapStateMachine extends BaseStateMachine {
   private final Consumer<ClusterMap> onChange;
   private final Object applyLock = new Object();
   private volatile ClusterMap map = ClusterMap.EMPTY;
+  private volatile PgActivations activations = PgActivations.EMPTY;
+
+  /** A read-only query's first byte: the newest activation of each PG named after it. */
+  static final byte QUERY_ACTIVATIONS = 1;
 
   /**
    * @param onChange called after every change of the map, on Ratis' apply thread: it must not block
@@ -114,9 +125,11 @@ final class MapStateMachine extends BaseStateMachine {
       MD5FileUtil.verifySavedMD5(file.toFile(), snapshot.getFile().getFileDigest());
     }
     TermIndex last = SimpleStateMachineStorage.getTermIndexFromSnapshotFile(file.toFile());
-    ClusterMap loaded = MapCodec.decode(Files.readAllBytes(file));
+    MonSnapshot state = MonSnapshot.decode(Files.readAllBytes(file));
+    ClusterMap loaded = state.map();
     synchronized (applyLock) {
       map = loaded;
+      activations = state.activations();
       setLastAppliedTermIndex(last);
     }
     LOG.info("map epoch " + loaded.epoch() + " loaded from snapshot " + file.getFileName());
@@ -126,9 +139,11 @@ final class MapStateMachine extends BaseStateMachine {
   @Override
   public long takeSnapshot() throws IOException {
     ClusterMap current;
+    PgActivations currentActivations;
     TermIndex last;
     synchronized (applyLock) {
       current = map;
+      currentActivations = activations;
       last = getLastAppliedTermIndex();
     }
     if (last == null || last.getIndex() == RaftLog.INVALID_LOG_INDEX) {
@@ -136,7 +151,7 @@ final class MapStateMachine extends BaseStateMachine {
     }
     File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
     Path temp = file.toPath().resolveSibling(file.getName() + ".tmp");
-    Files.write(temp, MapCodec.encode(current));
+    Files.write(temp, new MonSnapshot(current, currentActivations).encode());
     Files.move(temp, file.toPath(), StandardCopyOption.ATOMIC_MOVE);
     var md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
     storage.updateLatestSnapshot(
@@ -176,10 +191,32 @@ final class MapStateMachine extends BaseStateMachine {
     }
   }
 
+  /**
+   * A read-only request: empty for the map; {@link #QUERY_ACTIVATIONS} and PG ids for their
+   * activations ({@link PgHistoryMessages}).
+   */
   @Override
   public CompletableFuture<Message> query(Message request) {
-    return CompletableFuture.completedFuture(
-        Message.valueOf(ByteString.copyFrom(MapCodec.encode(map))));
+    ByteString content = request.getContent();
+    if (content.isEmpty()) {
+      return CompletableFuture.completedFuture(
+          Message.valueOf(ByteString.copyFrom(MapCodec.encode(map))));
+    }
+    try {
+      if (content.byteAt(0) != QUERY_ACTIVATIONS) {
+        throw new MapFormatException("unknown query " + content.byteAt(0));
+      }
+      List<PgId> pgs = PgHistoryMessages.pgIds(content.substring(1).toByteArray());
+      PgActivations current = activations;
+      List<PgActivation> found = new ArrayList<>(pgs.size());
+      for (PgId pg : pgs) {
+        found.add(current.get(pg));
+      }
+      return CompletableFuture.completedFuture(
+          Message.valueOf(ByteString.copyFrom(PgHistoryMessages.activations(found))));
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
   }
 
   @Override
@@ -187,11 +224,20 @@ final class MapStateMachine extends BaseStateMachine {
     LogEntryProto entry = trx.getLogEntry();
     byte[] data = entry.getStateMachineLogEntry().getLogData().toByteArray();
     MapChanges.Outcome outcome;
+    List<PgId> refused = List.of();
     ClusterMap before;
     synchronized (applyLock) {
       before = map;
       try {
-        outcome = MapChanges.apply(before, CommandCodec.decode(data));
+        MapCommand command = CommandCodec.decode(data);
+        outcome = MapChanges.apply(before, command);
+        if (command instanceof MapCommand.PgActivated activated) {
+          PgActivations.Outcome recorded = activations.apply(before, activated.batch());
+          activations = recorded.activations();
+          refused = recorded.refused();
+        } else if (command instanceof MapCommand.PoolRemove) {
+          activations = activations.keepPoolsOf(outcome.map());
+        }
       } catch (MapFormatException e) {
         // Never proposed by a monitor of this version (they encode what they validated); refuse
         // it the same way on every monitor so their maps stay equal.
@@ -204,16 +250,21 @@ final class MapStateMachine extends BaseStateMachine {
     if (outcome.map() != before) {
       onChange.accept(outcome.map());
     }
-    return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(reply(outcome))));
+    return CompletableFuture.completedFuture(
+        Message.valueOf(ByteString.copyFrom(reply(outcome, refused))));
   }
 
-  /** The reply a proposer decodes with {@link Proposer}: error (or ""), osd id, epoch. */
-  private static byte[] reply(MapChanges.Outcome outcome) {
+  /**
+   * The reply a proposer decodes with {@link Proposer}: error (or ""), osd id, epoch, and the PGs
+   * whose activation was refused.
+   */
+  private static byte[] reply(MapChanges.Outcome outcome, List<PgId> refused) {
     var bytes = new java.io.ByteArrayOutputStream();
     try (var out = new java.io.DataOutputStream(bytes)) {
       out.writeUTF(outcome.error() == null ? "" : outcome.error());
       out.writeInt(outcome.osdId());
       out.writeLong(outcome.map().epoch());
+      out.write(PgHistoryMessages.pgIds(refused));
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }

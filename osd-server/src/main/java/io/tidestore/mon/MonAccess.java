@@ -8,9 +8,9 @@ import io.tidestore.osd.security.SecurityCounters;
 
 /**
  * Which cap each monitor request needs (docs/security.md "Caps"): reading the map or the status
- * needs {@code r}, changing the map (an OSD's boot and heartbeats, pool create and rm) needs {@code
- * *}; both not narrowed to a pool or an image, since the map is the whole cluster's. Without an
- * {@code --auth-file} every client has {@link Caps#FULL}.
+ * needs {@code r}, changing the map (an OSD's boot and heartbeats, pool create and rm) and the PG
+ * history (which only OSDs use) need {@code *}; both not narrowed to a pool or an image, since the
+ * map is the whole cluster's. Without an {@code --auth-file} every client has {@link Caps#FULL}.
  */
 final class MonAccess {
   private MonAccess() {}
@@ -20,7 +20,12 @@ final class MonAccess {
     return switch (type) {
       case MonFrame.GET_MAP, MonFrame.SUBSCRIBE, MonFrame.MON_STATUS, MonFrame.PG_STATS ->
           Access.READ;
-      case MonFrame.BOOT, MonFrame.HEARTBEAT, MonFrame.POOL_CREATE, MonFrame.POOL_REMOVE ->
+      case MonFrame.BOOT,
+          MonFrame.HEARTBEAT,
+          MonFrame.POOL_CREATE,
+          MonFrame.POOL_REMOVE,
+          MonFrame.PG_ACTIVATED,
+          MonFrame.PG_HISTORY ->
           Access.ALL;
       default -> null;
     };

@@ -6,10 +6,13 @@ import io.tidestore.cluster.map.MapCodec;
 import io.tidestore.cluster.map.MapCommand;
 import io.tidestore.cluster.map.OsdInfo;
 import io.tidestore.cluster.pgstats.PgStates;
+import io.tidestore.cluster.placement.PgId;
 import io.tidestore.cluster.wire.MonFrame;
 import io.tidestore.cluster.wire.MonMessages;
+import io.tidestore.cluster.wire.PgHistoryMessages;
 import io.tidestore.cluster.wire.WireException;
 import java.io.IOException;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
@@ -73,6 +76,13 @@ final class MonRequests {
       }
       case MonFrame.POOL_CREATE, MonFrame.POOL_REMOVE -> pool(request);
       case MonFrame.MON_STATUS -> ok(MonMessages.monStatus(status.get()), 0);
+      case MonFrame.PG_ACTIVATED -> activated(request);
+      case MonFrame.PG_HISTORY -> {
+        // Through the leader only: an answer from this monitor's own state could miss an
+        // activation just committed, and a primary would then peer without its members.
+        List<PgId> pgs = PgHistoryMessages.pgIds(request.payload());
+        yield ok(PgHistoryMessages.activations(proposer.readActivations(pgs)), 0);
+      }
       default ->
           throw new WireException(
               WireException.BAD_REQUEST, "unknown monitor request type " + request.type());
@@ -137,6 +147,17 @@ final class MonRequests {
       throw new WireException(WireException.REFUSED, result.error());
     }
     return ok(new byte[0], result.epoch());
+  }
+
+  private Reply activated(MonFrame request) throws IOException, InterruptedException {
+    if (!(CommandCodec.decode(request.payload()) instanceof MapCommand.PgActivated command)) {
+      throw new WireException(WireException.BAD_REQUEST, "request carries the wrong command");
+    }
+    Proposer.Result result = proposer.propose(command);
+    if (result.error() != null) {
+      throw new WireException(WireException.REFUSED, result.error());
+    }
+    return ok(PgHistoryMessages.pgIds(result.refused()), result.epoch());
   }
 
   private static Reply ok(byte[] payload, long epoch) {

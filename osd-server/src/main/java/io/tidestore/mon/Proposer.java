@@ -4,11 +4,15 @@ import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.CommandCodec;
 import io.tidestore.cluster.map.MapCodec;
 import io.tidestore.cluster.map.MapCommand;
+import io.tidestore.cluster.map.PgActivation;
+import io.tidestore.cluster.placement.PgId;
+import io.tidestore.cluster.wire.PgHistoryMessages;
 import io.tidestore.cluster.wire.WireException;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -26,8 +30,8 @@ final class Proposer implements AutoCloseable {
   private final Duration timeout;
   private final MapStateMachine local;
 
-  /** What the command did once applied. */
-  record Result(String error, int osdId, long epoch) {}
+  /** What the command did once applied; {@code refused}: the PGs whose activation was not kept. */
+  record Result(String error, int osdId, long epoch, List<PgId> refused) {}
 
   Proposer(RaftClient client, Duration timeout, MapStateMachine local) {
     this.client = client;
@@ -50,7 +54,10 @@ final class Proposer implements AutoCloseable {
         new DataInputStream(
             new ByteArrayInputStream(reply.getMessage().getContent().toByteArray()))) {
       String error = in.readUTF();
-      Result result = new Result(error.isEmpty() ? null : error, in.readInt(), in.readLong());
+      int osdId = in.readInt();
+      long epoch = in.readLong();
+      List<PgId> refused = PgHistoryMessages.pgIds(in.readAllBytes());
+      Result result = new Result(error.isEmpty() ? null : error, osdId, epoch, refused);
       local.awaitApplied(reply.getLogIndex(), timeout);
       return result;
     } catch (IOException e) {
@@ -63,6 +70,24 @@ final class Proposer implements AutoCloseable {
     RaftClientReply reply = await(client.async().sendReadOnly(Message.EMPTY), "read");
     try {
       return MapCodec.decode(reply.getMessage().getContent().toByteArray());
+    } catch (IOException e) {
+      throw new WireException(WireException.BAD_REQUEST, e.getMessage());
+    }
+  }
+
+  /**
+   * The newest activation recorded for each of {@code pgs} (null for none), as the leader has them
+   * now: linearizable, so an activation committed before this call is seen.
+   */
+  List<PgActivation> readActivations(List<PgId> pgs) throws WireException, InterruptedException {
+    byte[] ids = PgHistoryMessages.pgIds(pgs);
+    byte[] query = new byte[ids.length + 1];
+    query[0] = MapStateMachine.QUERY_ACTIVATIONS;
+    System.arraycopy(ids, 0, query, 1, ids.length);
+    RaftClientReply reply =
+        await(client.async().sendReadOnly(Message.valueOf(ByteString.copyFrom(query))), "read");
+    try {
+      return PgHistoryMessages.activations(reply.getMessage().getContent().toByteArray());
     } catch (IOException e) {
       throw new WireException(WireException.BAD_REQUEST, e.getMessage());
     }

@@ -17,6 +17,7 @@ import io.tidestore.osd.metrics.SecurityMetrics;
 import io.tidestore.osd.metrics.StoreMetrics;
 import io.tidestore.osd.nbd.NbdServer;
 import io.tidestore.osd.net.InboundBudget;
+import io.tidestore.osd.pg.MonPgHistory;
 import io.tidestore.osd.pg.PeerTls;
 import io.tidestore.osd.pg.PgEngine;
 import io.tidestore.osd.pg.PgTunables;
@@ -272,6 +273,8 @@ public final class OsdDaemon implements AutoCloseable {
 
     if (cluster != null) {
       joinCluster(metrics);
+      MonPgHistory history = new MonPgHistory(membership.monitors());
+      resources.push(history);
       PgEngine pgs =
           new PgEngine(
               membership.id(),
@@ -284,7 +287,8 @@ public final class OsdDaemon implements AutoCloseable {
                   cluster.deepScrubInterval(),
                   settings.scrub().bytesPerSecond(),
                   cluster.recoveryMaxActive(),
-                  cluster.recoverySleep()));
+                  cluster.recoverySleep()),
+              history);
       resources.push(pgs);
       pgEngine = pgs;
       membership.onNewMap(pgs::onMap);

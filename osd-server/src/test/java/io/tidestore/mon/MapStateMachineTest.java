@@ -9,6 +9,9 @@ import io.tidestore.cluster.local.MonPortPair;
 import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.FailureDomain;
 import io.tidestore.cluster.map.MapCommand;
+import io.tidestore.cluster.map.PgActivation;
+import io.tidestore.cluster.map.PgActivations;
+import io.tidestore.cluster.placement.PgId;
 import io.tidestore.cluster.wire.MonMessages;
 import io.tidestore.osd.security.SecuritySettings;
 import java.net.InetSocketAddress;
@@ -16,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
@@ -121,5 +125,57 @@ class MapStateMachineTest {
       assertEquals(LifeCycle.State.RUNNING, mon.machine().getLifeCycleState());
       assertTrue(mon.machine().map().epoch() >= before.epoch(), "the snapshot's map is loaded");
     }
+  }
+
+  @Test
+  void pgActivationsAreRecordedBesideTheMapAndSurviveARestart() throws Exception {
+    MonSettings settings = settings(freePort());
+    PgId a = new PgId(1, 0x2f);
+    PgId b = new PgId(2, 3);
+    ClusterMap before;
+    try (Running mon = start(settings, new CopyOnWriteArrayList<>())) {
+      mon.proposer().propose(new MapCommand.Init(UUID.randomUUID(), 1, FailureDomain.HOST));
+      mon.proposer().propose(new MapCommand.PoolCreate("p", 2, 1, 8, null));
+      before = mon.machine().map();
+      Proposer.Result first = mon.proposer().propose(activated(a, 2, 0, 1, 2));
+      assertEquals(List.of(), first.refused());
+      assertEquals(before.epoch(), first.epoch(), "an activation makes no epoch");
+      // Pool 2's seed 3 exists; an activation of an epoch the map has not reached does not.
+      TreeMap<PgId, PgActivation> batch = new TreeMap<>(PgActivations.ORDER);
+      batch.put(b, new PgActivation(2, List.of(1)));
+      batch.put(new PgId(2, 8), new PgActivation(2, List.of(1)));
+      batch.put(new PgId(1, 1), new PgActivation(before.epoch() + 1, List.of(1)));
+      assertEquals(
+          List.of(new PgId(1, 1), new PgId(2, 8)),
+          mon.proposer().propose(new MapCommand.PgActivated(batch)).refused());
+      // An older primary's activation, after a newer one, is refused: that interval is over.
+      assertEquals(List.of(a), mon.proposer().propose(activated(a, 1, 5)).refused());
+      for (int i = 0; i < 4; i++) {
+        mon.proposer().propose(activated(a, 2, i, 1)); // the same epoch again: the newest wins
+      }
+      assertEquals(
+          java.util.Arrays.asList(
+              new PgActivation(2, List.of(1, 3)), new PgActivation(2, List.of(1)), null),
+          mon.proposer().readActivations(List.of(a, b, new PgId(1, 5))));
+    }
+    try (Running mon = start(settings, new CopyOnWriteArrayList<>())) {
+      mon.proposer().propose(new MapCommand.PoolCreate("q", 1, 1, 1, null)); // replays the log
+      assertEquals(
+          java.util.Arrays.asList(
+              new PgActivation(2, List.of(1, 3)), new PgActivation(2, List.of(1))),
+          mon.proposer().readActivations(List.of(a, b)),
+          "kept through the snapshot and the log after it");
+      mon.proposer().propose(new MapCommand.PoolRemove("p"));
+      assertEquals(
+          java.util.Arrays.asList(new PgActivation(2, List.of(1, 3)), null),
+          mon.proposer().readActivations(List.of(a, b)),
+          "a removed pool's PGs are forgotten");
+    }
+  }
+
+  private static MapCommand.PgActivated activated(PgId pg, long epoch, int... members) {
+    TreeMap<PgId, PgActivation> batch = new TreeMap<>(PgActivations.ORDER);
+    batch.put(pg, new PgActivation(epoch, java.util.Arrays.stream(members).boxed().toList()));
+    return new MapCommand.PgActivated(batch);
   }
 }

@@ -3,16 +3,20 @@ package io.tidestore.cluster.client;
 import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.MapCodec;
 import io.tidestore.cluster.map.MapCommand;
+import io.tidestore.cluster.map.PgActivation;
 import io.tidestore.cluster.pgstats.PgSummary;
+import io.tidestore.cluster.placement.PgId;
 import io.tidestore.cluster.wire.LinkSecurity;
 import io.tidestore.cluster.wire.MonFrame;
 import io.tidestore.cluster.wire.MonMessages;
+import io.tidestore.cluster.wire.PgHistoryMessages;
 import io.tidestore.cluster.wire.WireException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -85,6 +89,24 @@ public final class MonClient implements AutoCloseable {
   public long poolRemove(String name) throws IOException, InterruptedException {
     return request(MonFrame.POOL_REMOVE, MonMessages.command(new MapCommand.PoolRemove(name)))
         .epoch();
+  }
+
+  /**
+   * Records that the primaries of {@code batch} are about to activate those PGs with those write
+   * sets (docs/cluster.md "PG history"); returns the PGs whose record was refused (a later
+   * activation is recorded: that primary's interval is over).
+   */
+  public List<PgId> pgActivated(SortedMap<PgId, PgActivation> batch)
+      throws IOException, InterruptedException {
+    return PgHistoryMessages.pgIds(
+        request(MonFrame.PG_ACTIVATED, MonMessages.command(new MapCommand.PgActivated(batch)))
+            .payload());
+  }
+
+  /** The newest recorded activation of each of {@code pgs}, null where none is. */
+  public List<PgActivation> pgHistory(List<PgId> pgs) throws IOException, InterruptedException {
+    return PgHistoryMessages.activations(
+        request(MonFrame.PG_HISTORY, PgHistoryMessages.pgIds(pgs)).payload());
   }
 
   /**

@@ -15,7 +15,7 @@ import java.nio.ByteBuffer;
  *       every cluster pool id, so no client name can collide with it), named as Ceph writes the PG
  *       id ({@code 1.2f}). Its attributes hold the log, one per entry, named {@code log.} and the
  *       entry's {@link Eversion#sortKey} (so they list in log order), {@code info}, the log's tail
- *       (written when the log is trimmed), and {@link #DEEP_SCRUB_STAMP}.
+ *       (written when the log is trimmed), {@link #DEEP_SCRUB_STAMP} and {@link #LAST_ACTIVE}.
  *   <li><b>An object's version</b> is its attribute {@code _v} (an {@link Eversion}), set in the
  *       same transaction as the data and the log entry.
  *   <li><b>Shard:</b> a PG's objects and its metadata are all in one shard of the OSD, {@link
@@ -41,6 +41,14 @@ public final class PgMeta {
    * older one or none.
    */
   public static final String DEEP_SCRUB_STAMP = "scrub.deep";
+
+  /**
+   * The attribute of a PG's metadata object that holds the map epoch of the newest activation this
+   * copy was a member of (Ceph's {@code last_epoch_started}): u64, big-endian. Kept before the
+   * monitors record that activation, so a copy that lacks it (wiped, or never a member) never
+   * counts as holding the PG's history (docs/cluster.md "PG history").
+   */
+  public static final String LAST_ACTIVE = "active.last";
 
   /** The attribute of every object that holds its version. */
   public static final String VERSION = "_v";

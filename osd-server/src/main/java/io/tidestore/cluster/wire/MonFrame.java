@@ -46,6 +46,19 @@ public record MonFrame(int type, long requestId, long epoch, byte[] payload) {
    */
   public static final int PG_STATS = 8;
 
+  /**
+   * Primaries about to activate PGs record their write sets (docs/cluster.md "PG history"); the
+   * payload is the map command. Reply: {@link #OK} with the PGs refused ({@link
+   * PgHistoryMessages#pgIds}: a later activation is recorded, or the pool is gone).
+   */
+  public static final int PG_ACTIVATED = 9;
+
+  /**
+   * The newest recorded activation of each PG named ({@link PgHistoryMessages#pgIds}), read through
+   * the leader (linearizable). Reply: {@link #OK} with {@link PgHistoryMessages#activations}.
+   */
+  public static final int PG_HISTORY = 10;
+
   public static final int OK = 0x80;
   public static final int ERROR = 0x81;
 

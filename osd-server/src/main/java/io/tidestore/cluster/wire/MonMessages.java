@@ -190,11 +190,12 @@ public final class MonMessages {
     return new MonStatus(id, role, leader, term, epoch, peers, quorum);
   }
 
-  private interface Body {
+  /** What a payload writes; {@link #write} runs it into a byte array. */
+  interface Body {
     void write(DataOutputStream out) throws IOException;
   }
 
-  private static byte[] write(Body body) {
+  static byte[] write(Body body) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       body.write(out);
@@ -204,7 +205,7 @@ public final class MonMessages {
     return bytes.toByteArray();
   }
 
-  private static DataInputStream reader(byte[] payload) {
+  static DataInputStream reader(byte[] payload) {
     return new DataInputStream(new ByteArrayInputStream(payload));
   }
 }

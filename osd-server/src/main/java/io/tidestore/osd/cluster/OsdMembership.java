@@ -117,6 +117,11 @@ public final class OsdMembership implements AutoCloseable {
     return monitors.map();
   }
 
+  /** Its client of the monitors (it stays open as long as this membership). */
+  public MonClient monitors() {
+    return monitors;
+  }
+
   private void boot() throws IOException, InterruptedException {
     int requested = settings.requestedId() >= 0 ? settings.requestedId() : identity.id();
     MonMessages.BootReply reply =

@@ -38,6 +38,12 @@ public interface ClusterOps {
   /** This OSD's copy of {@code pg}: what the primary peers with. */
   CompletionStage<PgPeerInfo> pgQuery(long epoch, PgId pg);
 
+  /**
+   * The primary activates {@code pg} in {@code epoch} with this OSD in its write set: keeps it as
+   * the copy's last activation; completes once durable.
+   */
+  CompletionStage<Void> activate(long epoch, PgId pg);
+
   // Recovery: a primary brings a member's copy of a PG up to date, or its own from a member.
 
   /** This OSD's log of {@code pg}. */

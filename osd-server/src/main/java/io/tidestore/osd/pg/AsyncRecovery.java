@@ -1,6 +1,7 @@
 package io.tidestore.osd.pg;
 
 import io.tidestore.cluster.pg.Eversion;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -47,11 +48,19 @@ final class AsyncRecovery {
   boolean tryStart(Pg pg, List<Integer> behind, long round) {
     // Never one copy alone: were it lost, a member behind (with no record of what it missed) could
     // serve older data than was acknowledged; a pool of min_size 1 recovers with ops held instead.
-    int writeSet = pg.acting.size() - behind.size();
-    if (behind.isEmpty() || pg.failedAt != null || writeSet < Math.max(pg.minSize, 2)) {
+    int upToDate = pg.acting.size() - behind.size();
+    if (behind.isEmpty() || pg.failedAt != null || upToDate < Math.max(pg.minSize, 2)) {
       return false;
     }
     pg.recoveringMembers.addAll(behind);
+    List<Integer> writeSet = new ArrayList<>(pg.acting);
+    writeSet.removeAll(behind);
+    shard.activation.activate(pg, writeSet, round, () -> serve(pg, behind, round));
+    return true;
+  }
+
+  /** The PG serves with the members behind out of its write set, while rounds recover them. */
+  private void serve(Pg pg, List<Integer> behind, long round) {
     pg.state = Pg.State.ACTIVE;
     LOG.info("pg " + pg.id + " serves while osd " + behind + " recover (async recovery)");
     CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
@@ -74,7 +83,6 @@ final class AsyncRecovery {
               whenIdle(pg, round, () -> recovery.finish(pg, behind, round));
             },
             shard.executor);
-    return true;
   }
 
   /**

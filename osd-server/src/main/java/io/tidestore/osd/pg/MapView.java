@@ -50,6 +50,12 @@ record MapView(ClusterMap map, Placement placement, List<PgId> primaryOf, int pg
         : placement.pg(pg);
   }
 
+  /** Whether OSD {@code osd} is up in this map. */
+  boolean up(int osd) {
+    var info = map.osds().get(osd);
+    return info != null && info.up();
+  }
+
   /** The object protocol address of OSD {@code osd}, or null. */
   String address(int osd) {
     var info = map.osds().get(osd);

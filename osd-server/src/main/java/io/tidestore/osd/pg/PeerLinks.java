@@ -104,16 +104,7 @@ final class PeerLinks implements AutoCloseable {
 
   /** Asks OSD {@code osd} for its copy of {@code pg}. */
   CompletableFuture<PgPeerInfo> query(int osd, String address, long epoch, PgId pg) {
-    return timed(
-            osd,
-            link(osd, address)
-                .thenCompose(
-                    l ->
-                        l.request(
-                            V2.PG_QUERY,
-                            V2.PREFIX + 4,
-                            out -> V2.writePgQuery(out, epoch, pg),
-                            null)))
+    return pgOp(osd, address, V2.PG_QUERY, epoch, pg)
         .thenApply(
             body -> {
               try {
@@ -122,6 +113,28 @@ final class PeerLinks implements AutoCloseable {
                 body.release();
               }
             });
+  }
+
+  /**
+   * Tells OSD {@code osd}, a member of the write set, that this primary activates {@code pg} in
+   * {@code epoch}; completes once the member keeps it.
+   */
+  CompletableFuture<Void> activate(int osd, String address, long epoch, PgId pg) {
+    return pgOp(osd, address, V2.ACTIVATE, epoch, pg)
+        .thenApply(
+            body -> {
+              body.release();
+              return null;
+            });
+  }
+
+  /** Sends {@code op} (PG_QUERY or ACTIVATE), whose body is the PG alone; the reply's body. */
+  private CompletableFuture<ByteBuf> pgOp(int osd, String address, int op, long epoch, PgId pg) {
+    return timed(
+        osd,
+        link(osd, address)
+            .thenCompose(
+                l -> l.request(op, V2.PREFIX + 4, out -> V2.writePgQuery(out, epoch, pg), null)));
   }
 
   /**

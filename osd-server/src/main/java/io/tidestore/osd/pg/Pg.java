@@ -38,7 +38,12 @@ final class Pg {
     /** The members' logs differ: they wait for recovery, which the next stop brings. */
     NEEDS_RECOVERY,
     /** No member is up, or the pool is gone. */
-    DOWN
+    DOWN,
+    /**
+     * No member of the newest recorded activation that kept it answers (Ceph's {@code down}): only
+     * they surely hold every acknowledged write, so the PG waits for one of them to come back.
+     */
+    HISTORY_DOWN
   }
 
   /** A client's request, as the log remembers it for resends. */
@@ -62,6 +67,20 @@ final class Pg {
    * to them (they are acknowledged once the others have them), until peering takes them back.
    */
   final java.util.Set<Integer> recoveringMembers = new java.util.HashSet<>();
+
+  /**
+   * The epoch of the newest activation this copy was a member of, 0 for none (kept in the store).
+   */
+  long lastActive;
+
+  /** The monitors' record of the PG's newest activation, as this primary last read or wrote it. */
+  io.tidestore.cluster.map.PgActivation lastActivation;
+
+  /** Each member's {@code last_active} as it answered this peering round (or was activated in). */
+  final HashMap<Integer, Long> peerLastActive = new HashMap<>();
+
+  /** A primary that has decided to serve waits for its members and the monitors to record it. */
+  boolean activating;
 
   /** The epoch this interval started in (as this OSD saw it) and what identifies it. */
   long intervalStart;
@@ -236,6 +255,7 @@ final class Pg {
     }
     intervalKey = key;
     backfilling = false;
+    activating = false;
     recoveringMembers.clear();
     intervalStart = map.epoch();
     acting = List.copyOf(newActing);
@@ -321,7 +341,7 @@ final class Pg {
   private String baseStateName() {
     return switch (state) {
       case REPLICA -> "replica";
-      case PEERING -> "peering";
+      case PEERING -> activating ? "activating" : "peering";
       case ACTIVE ->
           !recoveringMembers.isEmpty()
               ? (backfilling ? "active+backfilling" : "active+recovering")
@@ -331,7 +351,7 @@ final class Pg {
       case UNDERSIZED -> "undersized+degraded+peered";
       case RECOVERING -> backfilling ? "backfilling+degraded" : "recovering+degraded";
       case NEEDS_RECOVERY -> "recovery_wait+degraded";
-      case DOWN -> "down";
+      case DOWN, HISTORY_DOWN -> "down";
     };
   }
 }

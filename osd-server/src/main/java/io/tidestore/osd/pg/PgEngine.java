@@ -73,6 +73,7 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
    * @param newerMap asked to fetch a map at least as new as the epoch given
    * @param registry where the PG metrics and the deep scrub counters go
    * @param tunables how deep scrub and recovery are paced
+   * @param history the monitors' record of each PG's activations
    */
   @SuppressWarnings("FutureReturnValueIgnored") // the schedule lasts as long as the timer
   public PgEngine(
@@ -82,7 +83,8 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
       SslContext tls,
       LongConsumer newerMap,
       MeterRegistry registry,
-      PgTunables tunables) {
+      PgTunables tunables,
+      PgHistory history) {
     this.self = self;
     this.tasks = tasks;
     this.metrics = new PgMetrics(registry);
@@ -99,7 +101,8 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
             shards.length,
             new ScrubSlot(
                 registry, tunables.deepScrubInterval().toMillis(), tunables.scrubBytesPerSecond()),
-            new RecoverySlots(tunables.recoveryMaxActive(), tunables.recoverySleep().toMillis()));
+            new RecoverySlots(tunables.recoveryMaxActive(), tunables.recoverySleep().toMillis()),
+            history);
     long interval = tunables.deepScrubInterval().toMillis();
     if (interval > 0) {
       // Often enough that a PG is scrubbed soon after it is due, rarely enough to cost nothing.
@@ -267,6 +270,15 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
     }
     CompletableFuture<PgPeerInfo> done = new CompletableFuture<>();
     return onPg(pg, done, (s, p) -> s.replica.query(p, done));
+  }
+
+  @Override
+  public CompletionStage<Void> activate(long epoch, PgId pg) {
+    if (epoch > view.epoch()) {
+      services.newerMap().accept(epoch);
+    }
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    return onPg(pg, done, (s, p) -> s.activation.member(p, epoch, done));
   }
 
   @Override

@@ -18,6 +18,7 @@ import java.util.function.Supplier;
  * @param shardCount how many shards the OSD has (a PG lives in {@code PgMeta.shardOf} of it)
  * @param scrubs the OSD's deep scrub slot, schedule and counters
  * @param recoverySlots the OSD's throttle of recovery while PGs serve
+ * @param history the monitors' record of each PG's newest activation
  */
 record PgServices(
     int self,
@@ -28,4 +29,5 @@ record PgServices(
     PgMetrics metrics,
     int shardCount,
     ScrubSlot scrubs,
-    RecoverySlots recoverySlots) {}
+    RecoverySlots recoverySlots,
+    PgHistory history) {}

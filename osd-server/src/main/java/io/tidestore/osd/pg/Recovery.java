@@ -40,17 +40,23 @@ final class Recovery {
     this.async = new AsyncRecovery(shard, this);
   }
 
-  /** Starts recovering {@code pg}, whose members answered peering with {@code heads}. */
-  void start(Pg pg, Map<Integer, PgPeerInfo> heads) {
+  /**
+   * Starts recovering {@code pg}, whose members answered peering with {@code heads}; {@code probes}
+   * (OSDs of its last activation outside the acting set) may hold the newest log, and are then the
+   * authority the primary catches up from, but are not recovered themselves.
+   */
+  void start(Pg pg, Map<Integer, PgPeerInfo> heads, Map<Integer, PgPeerInfo> probes) {
     long round = pg.peeringRound;
     pg.state = Pg.State.RECOVERING;
     int self = shard.self();
     int authority = self;
     Eversion best = pg.vouchedHead();
-    for (var h : heads.entrySet()) {
-      if (h.getValue().head().after(best)) {
-        authority = h.getKey();
-        best = h.getValue().head();
+    for (Map<Integer, PgPeerInfo> answers : List.of(heads, probes)) {
+      for (var h : answers.entrySet()) {
+        if (h.getValue().head().after(best)) {
+          authority = h.getKey();
+          best = h.getValue().head();
+        }
       }
     }
     LOG.info(
@@ -61,7 +67,8 @@ final class Recovery {
             + " at "
             + best
             + ", members "
-            + heads);
+            + heads
+            + (probes.isEmpty() ? "" : ", probed " + probes));
     if (authority == self) {
       List<Integer> behind = new ArrayList<>();
       heads.forEach(

@@ -119,7 +119,7 @@ final class Replica {
           if (pg.failedAt != null && pg.log.entries().tailMap(pg.failedAt, true).isEmpty()) {
             pg.failedAt = null;
           }
-          done.complete(new PgPeerInfo(pg.vouchedHead(), pg.log.tail()));
+          done.complete(new PgPeerInfo(pg.vouchedHead(), pg.log.tail(), pg.lastActive));
         });
   }
 

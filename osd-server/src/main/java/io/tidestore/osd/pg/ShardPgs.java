@@ -38,6 +38,7 @@ final class ShardPgs {
   final ObjectCopies copies;
   final ObjectTransfer transfer;
   final DeepScrub scrub;
+  final Activation activation;
   private final Map<PgId, Pg> pgs = new HashMap<>();
   private long mapEpoch;
 
@@ -54,6 +55,7 @@ final class ShardPgs {
     this.scrub = new DeepScrub(this);
     this.recovery = new Recovery(this);
     this.member = new RecoveryMember(this);
+    this.activation = new Activation(this);
   }
 
   int self() {
@@ -82,6 +84,7 @@ final class ShardPgs {
       SortedMap<String, byte[]> attrs = attributes(PgMeta.metaKey(id));
       pg = new Pg(id, attrs == null ? PgLog.empty(id) : PgLog.load(id, attrs));
       pg.lastDeepScrubMillis = DeepScrub.stampOf(attrs, System.currentTimeMillis());
+      pg.lastActive = Activation.lastActiveOf(attrs);
       pgs.put(id, pg);
       advance(pg, services.map().get());
     }
@@ -153,6 +156,12 @@ final class ShardPgs {
 
   private void advance(Pg pg, MapView view) {
     if (!pg.advance(view.map(), view.mapping(pg.id), self())) {
+      if (pg.state == Pg.State.HISTORY_DOWN) {
+        // A member of the last activation may be back (up, but outside the acting set): ask again.
+        pg.peeringRound++;
+        pg.state = Pg.State.PEERING;
+        peering.start(pg);
+      }
       return;
     }
     primary.intervalChanged(pg);

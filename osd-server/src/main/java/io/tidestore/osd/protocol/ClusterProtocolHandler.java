@@ -108,10 +108,16 @@ final class ClusterProtocolHandler extends PipelinedOpHandler {
             id,
             ops.pgQuery(epoch[0], pg),
             (o, i, info) -> {
-              ByteBuf reply = begin(o, i, 2 * 12);
+              ByteBuf reply = begin(o, i, V2.PEER_INFO_BYTES);
               V2.writePeerInfo(reply, info);
               send(Wire.finish(reply, 0));
             });
+      }
+      case V2.ACTIVATE -> {
+        access.checkPeer(op);
+        long[] epoch = new long[1];
+        var pg = V2.readPgOp(body, epoch, op);
+        track(op, id, ops.activate(epoch[0], pg), this::replyEmpty);
       }
       case V2Recovery.GET_LOG,
           V2Recovery.PUSH,

@@ -27,6 +27,12 @@ public final class V2 {
   /** A primary's query of a PG's log head and tail on a member. */
   public static final int PG_QUERY = 0x31;
 
+  /**
+   * A primary tells a member of the write set it activates the PG in the epoch of the prefix (the
+   * member keeps it as its {@code last_active}); the body is PG_QUERY's.
+   */
+  public static final int ACTIVATE = 0x39;
+
   /** Bytes of the request prefix. */
   public static final int PREFIX = 24;
 
@@ -195,33 +201,48 @@ public final class V2 {
 
   /** The PG a PG_QUERY names, and the asker's epoch in {@code epochOut[0]}. */
   public static PgId readPgQuery(ByteBuf body, long[] epochOut) {
-    Wire.need(body, PREFIX + 4, "pg query");
+    return readPgOp(body, epochOut, PG_QUERY);
+  }
+
+  /** The PG a PG_QUERY or an ACTIVATE ({@code op}) names, and the sender's epoch. */
+  public static PgId readPgOp(ByteBuf body, long[] epochOut, int op) {
+    Wire.need(body, PREFIX + 4, Op.name(op));
     epochOut[0] = body.readUnsignedInt();
     long pool = body.readUnsignedInt();
     body.skipBytes(16);
     int seed = body.readInt();
-    RequestBodies.end(body, PG_QUERY);
+    RequestBodies.end(body, op);
     if (pool > Integer.MAX_VALUE) {
       throw new OpException(Status.EINVAL, "pool id " + pool + " out of range");
     }
     return new PgId((int) pool, seed);
   }
 
-  /** PG_QUERY reply, after the epoch: head and tail eversions. */
+  /** Bytes of a PG_QUERY reply after the epoch. */
+  public static final int PEER_INFO_BYTES = 2 * Eversion.BYTES + 8;
+
+  /** PG_QUERY reply, after the epoch: head and tail eversions, {@code last_active u64}. */
   public static void writePeerInfo(ByteBuf out, PgPeerInfo info) {
-    ByteBuffer b = ByteBuffer.allocate(2 * Eversion.BYTES);
+    ByteBuffer b = ByteBuffer.allocate(PEER_INFO_BYTES);
     info.head().writeTo(b);
     info.tail().writeTo(b);
+    b.putLong(info.lastActive());
     out.writeBytes(b.array());
   }
 
   public static PgPeerInfo readPeerInfo(ByteBuf body) {
-    Wire.need(body, 2 * Eversion.BYTES, "pg info");
-    byte[] bytes = new byte[2 * Eversion.BYTES];
+    Wire.need(body, PEER_INFO_BYTES, "pg info");
+    byte[] bytes = new byte[PEER_INFO_BYTES];
     body.readBytes(bytes);
     ByteBuffer b = ByteBuffer.wrap(bytes);
     try {
-      return new PgPeerInfo(Eversion.readFrom(b), Eversion.readFrom(b));
+      Eversion head = Eversion.readFrom(b);
+      Eversion tail = Eversion.readFrom(b);
+      long lastActive = b.getLong();
+      if (lastActive < 0) {
+        throw new IllegalArgumentException("last_active " + lastActive + " is negative");
+      }
+      return new PgPeerInfo(head, tail, lastActive);
     } catch (IllegalArgumentException e) {
       throw new OpException(Status.EBADMSG, "pg info: " + e.getMessage());
     }

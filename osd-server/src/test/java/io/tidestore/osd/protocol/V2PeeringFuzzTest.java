@@ -145,7 +145,8 @@ class V2PeeringFuzzTest {
         "peer-info",
         BodyFuzzing.seed(
             PEER_INFO,
-            out -> V2.writePeerInfo(out, new PgPeerInfo(new Eversion(9, 7), new Eversion(3, 1)))));
+            out ->
+                V2.writePeerInfo(out, new PgPeerInfo(new Eversion(9, 7), new Eversion(3, 1), 8))));
     return seeds;
   }
 

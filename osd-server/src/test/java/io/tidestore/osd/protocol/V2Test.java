@@ -139,7 +139,7 @@ class V2Test {
     assertEquals(PG, V2.readPgQuery(q, epoch));
     assertEquals(9, epoch[0]);
 
-    PgPeerInfo info = new PgPeerInfo(new Eversion(4, 10), new Eversion(2, 1));
+    PgPeerInfo info = new PgPeerInfo(new Eversion(4, 10), new Eversion(2, 1), 3);
     ByteBuf i = Unpooled.buffer();
     V2.writePeerInfo(i, info);
     assertEquals(info, V2.readPeerInfo(i));

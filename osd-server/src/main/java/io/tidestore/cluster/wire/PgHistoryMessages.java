@@ -38,7 +38,7 @@ public final class PgHistoryMessages {
   public static List<PgId> pgIds(byte[] payload) throws IOException {
     DataInputStream in = MonMessages.reader(payload);
     int n = count(in);
-    List<PgId> pgs = new ArrayList<>(n);
+    List<PgId> pgs = new ArrayList<>(Math.min(n, in.available() / 8)); // sized by what came
     for (int i = 0; i < n; i++) {
       pgs.add(PgActivations.pgId(in.readInt(), in.readInt()));
     }
@@ -64,7 +64,7 @@ public final class PgHistoryMessages {
   public static List<PgActivation> activations(byte[] payload) throws IOException {
     DataInputStream in = MonMessages.reader(payload);
     int n = count(in);
-    List<PgActivation> all = new ArrayList<>(n);
+    List<PgActivation> all = new ArrayList<>(Math.min(n, in.available()));
     for (int i = 0; i < n; i++) {
       int present = in.readUnsignedByte();
       if (present > 1) {

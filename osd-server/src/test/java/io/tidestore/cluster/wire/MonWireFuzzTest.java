@@ -46,14 +46,17 @@ class MonWireFuzzTest {
       case MonFrame.BOOT -> MonMessages.boot(p);
       case MonFrame.HEARTBEAT -> MonMessages.heartbeat(p);
       case MonFrame.GET_MAP, MonFrame.SUBSCRIBE -> MonMessages.epoch(p);
-      case MonFrame.POOL_CREATE, MonFrame.POOL_REMOVE ->
+      case MonFrame.POOL_CREATE, MonFrame.POOL_REMOVE, MonFrame.PG_ACTIVATED ->
           io.tidestore.cluster.map.CommandCodec.decode(p);
+      case MonFrame.PG_HISTORY -> PgHistoryMessages.pgIds(p);
       case MonFrame.MON_STATUS -> MonMessages.monStatus(p);
       case MonFrame.OK -> {
         // An OK's body depends on the request it answers: try each reading a client does.
         tryRead(() -> MonMessages.bootReply(p));
         tryRead(() -> MonMessages.monStatus(p));
         tryRead(() -> MonMessages.pgSummary(p));
+        tryRead(() -> PgHistoryMessages.pgIds(p));
+        tryRead(() -> PgHistoryMessages.activations(p));
       }
       case MonFrame.ERROR -> MonMessages.error(frame);
       case MonFrame.MAP -> MapCodec.decode(p);

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * registers and heartbeats over TLS, {@code status} and {@code pool} speak TLS with a client's
  * certificate, a plaintext client, one of another CA and one without the {@code *} cap are each
  * refused with a clear error while the monitor keeps serving, and {@code openssl s_client} sees TLS
- * 1.3 on the monitor's port.
+ * 1.3 on the monitor's port and on its Raft port.
  */
 class ClusterTlsIT {
   private static final Duration WAIT = Duration.ofSeconds(30);
@@ -61,7 +61,7 @@ class ClusterTlsIT {
       String ready = mon.awaitLine("tidestore mon ready", WAIT);
       assertTrue(ready.contains("monitor links TLS only"), ready);
       assertTrue(ready.contains("(https /metrics"), ready);
-      assertTrue(ready.contains("raft plaintext on loopback"), ready);
+      assertTrue(ready.contains("raft mutual TLS on loopback"), ready);
       mon.awaitLine("created the cluster", WAIT);
 
       try (OsdProcess osd = startOsd(dir.resolve("osd.0"), monitors, tls)) {
@@ -108,6 +108,10 @@ class ClusterTlsIT {
         String sClient = OpenSslClient.handshake(port, admin);
         assertTrue(sClient.contains("Verify return code: 0 (ok)"), sClient);
         assertTrue(sClient.contains("TLSv1.3"), sClient);
+        // Raft (port + 1: the monitor's own proposals, and votes and entries in a group) too.
+        String raft = OpenSslClient.handshake(port + 1, admin);
+        assertTrue(raft.contains("Verify return code: 0 (ok)"), raft);
+        assertTrue(raft.contains("TLSv1.3"), raft);
 
         // The OSD's heartbeats kept it up over TLS through all of the above.
         JsonNode after = status(monitors, admin);

@@ -33,7 +33,10 @@ class ClusterUpIT {
     upStatusDown(1, false);
   }
 
-  /** Three OSDs: an image written through the cluster crosses the OSDs' own TLS links too. */
+  /**
+   * Three monitors and three OSDs: the monitors elect and commit over Raft's mutual TLS, and an
+   * image written through the cluster crosses the OSDs' own TLS links too.
+   */
   @Test
   void upStatusDownWithTls() throws Exception {
     upStatusDown(3, true);
@@ -47,8 +50,9 @@ class ClusterUpIT {
           new ArrayList<>(
               List.of(
                   "cluster", "up", "--dir", cluster.toString(), "--osds", Integer.toString(osds)));
+      int mons = tls ? 3 : 1;
       if (tls) {
-        args.add("--tls");
+        args.addAll(List.of("--tls", "--mons", "3"));
       }
       OsdProcess up = OsdProcess.start(args.toArray(String[]::new));
       int exit = up.awaitExit(Duration.ofMinutes(3));
@@ -59,7 +63,7 @@ class ClusterUpIT {
         }
       }
       assertEquals(0, exit, up.output());
-      assertEquals(1 + osds, pids.size(), "one monitor and the OSDs: " + up.output());
+      assertEquals(mons + osds, pids.size(), "the monitors and the OSDs: " + up.output());
       assertTrue(up.output().contains("export TIDESTORE_MON=127.0.0.1:"), up.output());
       assertEquals(tls, up.output().contains("export TIDESTORE_TLS_CERTIFICATES="), up.output());
       assertTrue(Files.isRegularFile(cluster.resolve("cluster.json")));

@@ -7,6 +7,7 @@ import io.tidestore.mon.MonDaemon;
 import io.tidestore.mon.MonSettings;
 import io.tidestore.osd.security.ListenPolicy;
 import io.tidestore.osd.security.SecuritySettings;
+import io.tidestore.osd.security.TlsMode;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -202,9 +203,9 @@ final class MonCommand implements Callable<Integer> {
 
   /**
    * The OSD's rule for leaving loopback ({@link ListenPolicy}) on the monitor protocol and the
-   * admin HTTP, and one of the monitor's own: Raft between monitors is plaintext (Ratis 3.2's Netty
-   * transport has no TLS), so a group whose peers are not all on loopback needs {@code --insecure}
-   * whatever the TLS flags say. A lone monitor keeps Raft on loopback.
+   * admin HTTP, and one of the monitor's own: Raft between monitors is mutual TLS under {@code
+   * --tls on|require} and plaintext under {@code --tls off}, so a group whose peers are not all on
+   * loopback needs TLS or {@code --insecure}. A lone monitor keeps Raft on loopback.
    */
   private static void refuseExposure(
       InetSocketAddress listen, List<MonMessages.Peer> group, SecuritySettings security) {
@@ -212,7 +213,7 @@ final class MonCommand implements Callable<Integer> {
     if (refusal != null) {
       throw new IllegalArgumentException(refusal);
     }
-    if (group.size() < 2 || security.insecure()) {
+    if (group.size() < 2 || security.insecure() || security.tls() != TlsMode.OFF) {
       return;
     }
     for (MonMessages.Peer peer : group) {
@@ -224,9 +225,9 @@ final class MonCommand implements Callable<Integer> {
                 + "="
                 + peer.address()
                 + " is not loopback, and Raft between monitors (each one's port + 1) is plaintext"
-                + " (Ratis 3.2's Netty transport has no TLS), so anyone who can reach it could"
-                + " change the cluster map: add --insecure if the network between the monitors is"
-                + " trusted (--tls require --tls-verify-peer still protects the monitor protocol)");
+                + " without TLS, so anyone who can reach it could change the cluster map: add"
+                + " --tls require --tls-verify-peer --tls-certificates DIR (Raft is then mutual"
+                + " TLS), or --insecure if the network between the monitors is trusted");
       }
     }
   }

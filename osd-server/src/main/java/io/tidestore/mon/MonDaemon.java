@@ -174,7 +174,9 @@ public final class MonDaemon implements AutoCloseable {
             + stateMachine.map().epoch()
             + "; "
             + links.describe()
-            + ", raft plaintext on "
+            + ", raft "
+            + (settings.security().tls() == TlsMode.OFF ? "plaintext" : "mutual TLS")
+            + " on "
             + (settings.raftOnLoopback() ? "loopback" : settings.listen().getHostString())
             + grants();
     LOG.info(readyLine);

@@ -1,6 +1,8 @@
 package io.tidestore.mon;
 
 import io.tidestore.cluster.wire.MonMessages;
+import io.tidestore.osd.security.CertificateFiles;
+import io.tidestore.osd.security.TlsMode;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,8 +14,9 @@ import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
-import org.apache.ratis.netty.NettyConfigKeys;
-import org.apache.ratis.netty.NettyFactory;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcFactory;
+import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -28,10 +31,11 @@ import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 
 /**
- * The Ratis configuration of the monitors: one fixed group of the {@code --peers}, Netty between
- * them on each monitor's port + 1 (plaintext: Ratis 3.2 has TLS only on gRPC and data streams; a
- * lone monitor keeps it on loopback), election timeouts that tolerate a busy 2-core machine, and
- * snapshots every {@code snapshotThreshold} entries with the log purged up to them.
+ * The Ratis configuration of the monitors: one fixed group of the {@code --peers}, Ratis' gRPC
+ * transport between them on each monitor's port + 1 (its only transport with TLS for Raft itself:
+ * under {@code --tls on|require} mutual TLS with the monitors' certificates, as every other cluster
+ * link; a lone monitor keeps it on loopback), election timeouts that tolerate a busy 2-core
+ * machine, and snapshots every {@code snapshotThreshold} entries with the log purged up to them.
  */
 final class RaftGroupSetup {
   /** Every Tidestore monitor group has this id: one group per set of monitors. */
@@ -64,11 +68,11 @@ final class RaftGroupSetup {
 
   static RaftProperties properties(MonSettings settings) {
     RaftProperties properties = new RaftProperties();
-    RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.NETTY);
-    // Plaintext (Ratis 3.2's Netty transport has no TLS): a lone monitor keeps it on loopback.
-    NettyConfigKeys.Server.setHost(
+    RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.GRPC);
+    GrpcConfigKeys.Server.setHost(
         properties, settings.raftOnLoopback() ? LOOPBACK : settings.listen().getHostString());
-    NettyConfigKeys.Server.setPort(
+    // One port for Raft, the monitors' Raft clients and Ratis' admin service.
+    GrpcConfigKeys.Server.setPort(
         properties, settings.listen().getPort() + MonSettings.RAFT_PORT_OFFSET);
     RaftServerConfigKeys.setStorageDir(
         properties, List.of(new File(settings.dataDir().resolve("ratis").toString())));
@@ -90,27 +94,47 @@ final class RaftGroupSetup {
     return properties;
   }
 
+  /**
+   * The TLS of Raft: none under {@code --tls off}; else mutual TLS with this monitor's server
+   * certificate (also its client certificate, as {@code tls init} issues it) and the cluster's CA.
+   */
+  static Parameters parameters(MonSettings settings) throws IOException {
+    Parameters parameters = new Parameters();
+    if (settings.security().tls() != TlsMode.OFF) {
+      CertificateFiles files = CertificateFiles.server(settings.security().certificates());
+      GrpcTlsConfig tls =
+          new GrpcTlsConfig(
+              files.key().toFile(), files.certificate().toFile(), files.ca().toFile(), true);
+      GrpcConfigKeys.Server.setTlsConf(parameters, tls);
+      GrpcConfigKeys.Client.setTlsConf(parameters, tls);
+      GrpcConfigKeys.Admin.setTlsConf(parameters, tls);
+    }
+    return parameters;
+  }
+
   static RaftServer server(MonSettings settings, MapStateMachine stateMachine) throws IOException {
     return RaftServer.newBuilder()
         .setServerId(RaftPeerId.valueOf(settings.id()))
         .setGroup(group(settings))
         .setStateMachine(stateMachine)
         .setProperties(properties(settings))
+        .setParameters(parameters(settings))
         // RECOVER formats a missing storage directory and reuses an existing one.
         .setOption(RaftStorage.StartupOption.RECOVER)
         .build();
   }
 
   /** The client a monitor proposes through; it finds the leader and follows elections itself. */
-  static RaftClient client(MonSettings settings) {
+  static RaftClient client(MonSettings settings) throws IOException {
     RaftProperties properties = new RaftProperties();
-    RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.NETTY);
+    RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.GRPC);
+    Parameters parameters = parameters(settings);
     return RaftClient.newBuilder()
         .setProperties(properties)
+        .setParameters(parameters)
         .setRaftGroup(group(settings))
         .setLeaderId(null)
-        .setClientRpc(
-            new NettyFactory(new Parameters()).newRaftClientRpc(ClientId.randomId(), properties))
+        .setClientRpc(new GrpcFactory(parameters).newRaftClientRpc(ClientId.randomId(), properties))
         .setRetryPolicy(
             RetryPolicies.retryUpToMaximumCountWithFixedSleep(
                 100, TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)))

@@ -9,7 +9,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.apache.ratis.netty.NettyConfigKeys;
+import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.protocol.RaftPeer;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +38,7 @@ class RaftGroupSetupTest {
     MonSettings lone = settings("10.0.0.1", List.of(new MonMessages.Peer("a", "10.0.0.1:6789")));
     RaftPeer peer = RaftGroupSetup.group(lone).getPeers().iterator().next();
     assertEquals("127.0.0.1:6790", peer.getAddress());
-    assertEquals("127.0.0.1", NettyConfigKeys.Server.host(RaftGroupSetup.properties(lone)));
+    assertEquals("127.0.0.1", GrpcConfigKeys.Server.host(RaftGroupSetup.properties(lone)));
   }
 
   @Test
@@ -52,6 +52,6 @@ class RaftGroupSetupTest {
     List<String> addresses =
         RaftGroupSetup.group(group).getPeers().stream().map(RaftPeer::getAddress).sorted().toList();
     assertEquals(List.of("10.0.0.1:6790", "10.0.0.2:6790", "10.0.0.3:6790"), addresses);
-    assertEquals("10.0.0.1", NettyConfigKeys.Server.host(RaftGroupSetup.properties(group)));
+    assertEquals("10.0.0.1", GrpcConfigKeys.Server.host(RaftGroupSetup.properties(group)));
   }
 }

@@ -35,6 +35,7 @@ final class SoakSamples {
   private final long startNanos = System.nanoTime();
   private long lastOps;
   private long lastFailures;
+  private java.util.Map<String, Integer> threadNames;
 
   SoakSamples(long pid) {
     this.pid = pid;
@@ -96,6 +97,58 @@ final class SoakSamples {
       sxx += (s.seconds() - mx) * (s.seconds() - mx);
     }
     return n < 2 || sxx == 0 ? 0 : sxy / sxx * 600;
+  }
+
+  /**
+   * Whether {@code count}'s baseline does not grow over {@code steady}: its lowest value in the
+   * last third of the samples is at most its lowest in the first third. A leak raises the baseline;
+   * the JVM's own short-lived threads (a compiler or GC worker it starts under load and ends when
+   * idle) only raise single samples, and {@link #threadChanges} names them.
+   */
+  static boolean flat(List<Sample> steady, java.util.function.ToIntFunction<Sample> count) {
+    int third = steady.size() / 3;
+    if (third == 0) {
+      return true;
+    }
+    int first = steady.subList(0, third).stream().mapToInt(count).min().orElse(0);
+    int last =
+        steady.subList(steady.size() - third, steady.size()).stream()
+            .mapToInt(count)
+            .min()
+            .orElse(0);
+    return last <= first;
+  }
+
+  /**
+   * The daemon's threads by name ({@code /proc/PID/task/N/comm}) that started or ended since the
+   * last call, as "+name" and "-name"; empty when none did.
+   */
+  List<String> threadChanges() throws IOException {
+    java.util.Map<String, Integer> now = new java.util.TreeMap<>();
+    try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+      for (Path task : tasks.toList()) {
+        try {
+          now.merge(Files.readString(task.resolve("comm")).strip(), 1, Integer::sum);
+        } catch (IOException e) {
+          // the thread ended while listed
+        }
+      }
+    }
+    List<String> changes = new ArrayList<>();
+    if (threadNames != null) {
+      for (var e : now.entrySet()) {
+        for (int i = threadNames.getOrDefault(e.getKey(), 0); i < e.getValue(); i++) {
+          changes.add("+" + e.getKey());
+        }
+      }
+      for (var e : threadNames.entrySet()) {
+        for (int i = now.getOrDefault(e.getKey(), 0); i < e.getValue(); i++) {
+          changes.add("-" + e.getKey());
+        }
+      }
+    }
+    threadNames = now;
+    return changes;
   }
 
   /** soak.csv, soak-latency.png/svg and soak-resources.png/svg in {@code dir}. */

@@ -101,8 +101,8 @@ class SoakIT {
         List<SoakSamples.Sample> steady = samples.after(60 * warmupMinutes);
         double growth = SoakSamples.rssGrowthMibPer10Min(steady);
         assertTrue(growth < 1.0, "RSS grows " + growth + " MiB per 10 minutes after the warm-up");
-        // No growth of the baseline: the JVM starts and ends a compiler or GC thread of its own
-        // now and then (printed as "[soak] threads"), which a leak's rising floor is not.
+        // No growth of the floor: io_uring's kernel workers (iou-wrk-N) start when a request must
+        // block and end when idle (printed as "[soak] threads"); a leak raises the floor.
         assertTrue(SoakSamples.flat(steady, SoakSamples.Sample::fds), "open files grow: " + steady);
         assertTrue(
             SoakSamples.flat(steady, SoakSamples.Sample::threads), "threads grow: " + steady);

@@ -101,9 +101,9 @@ final class SoakSamples {
 
   /**
    * Whether {@code count}'s baseline does not grow over {@code steady}: its lowest value in the
-   * last third of the samples is at most its lowest in the first third. A leak raises the baseline;
-   * the JVM's own short-lived threads (a compiler or GC worker it starts under load and ends when
-   * idle) only raise single samples, and {@link #threadChanges} names them.
+   * last third of the samples is at most its lowest in the first third. A leak raises the floor;
+   * io_uring's kernel workers ({@code iou-wrk-N}: a ring starts one when a request must block and
+   * it ends when idle) only raise single samples, and {@link #threadChanges} names them.
    */
   static boolean flat(List<Sample> steady, java.util.function.ToIntFunction<Sample> count) {
     int third = steady.size() / 3;

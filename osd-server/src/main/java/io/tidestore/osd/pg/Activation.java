@@ -42,11 +42,16 @@ final class Activation {
     }
     pg.activating = true;
     List<CompletableFuture<Void>> kept = new ArrayList<>();
+    MapView view = shard.services.map().get();
     for (int osd : next.members()) {
+      String address = view.address(osd);
       kept.add(
           osd == shard.self()
               ? keep(pg, next.epoch())
-              : shard.services.peers().activate(osd, shard.address(osd), next.epoch(), pg.id));
+              : address == null
+                  ? CompletableFuture.failedFuture(
+                      new IllegalStateException("osd." + osd + " has no address"))
+                  : shard.services.peers().activate(osd, address, next.epoch(), pg.id));
     }
     CompletableFuture.allOf(kept.toArray(CompletableFuture[]::new))
         .thenCompose(v -> shard.services.history().record(pg.id, next))

@@ -6,8 +6,8 @@ import io.tidestore.cluster.map.MapChanges;
 import io.tidestore.cluster.map.MapCodec;
 import io.tidestore.cluster.map.MapCommand;
 import io.tidestore.cluster.map.MapFormatException;
-import io.tidestore.cluster.map.PgActivation;
-import io.tidestore.cluster.map.PgActivations;
+import io.tidestore.cluster.pghistory.PgActivation;
+import io.tidestore.cluster.pghistory.PgActivations;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.cluster.wire.PgHistoryMessages;
 import java.io.File;
@@ -229,14 +229,19 @@ final class MapStateMachine extends BaseStateMachine {
     synchronized (applyLock) {
       before = map;
       try {
-        MapCommand command = CommandCodec.decode(data);
-        outcome = MapChanges.apply(before, command);
-        if (command instanceof MapCommand.PgActivated activated) {
-          PgActivations.Outcome recorded = activations.apply(before, activated.batch());
+        if (PgActivations.isCommand(data)) {
+          // Recorded beside the map: the map does not change.
+          PgActivations.Outcome recorded =
+              activations.apply(before, PgActivations.decodeCommand(data));
           activations = recorded.activations();
           refused = recorded.refused();
-        } else if (command instanceof MapCommand.PoolRemove) {
-          activations = activations.keepPoolsOf(outcome.map());
+          outcome = new MapChanges.Outcome(before, null, -1);
+        } else {
+          MapCommand command = CommandCodec.decode(data);
+          outcome = MapChanges.apply(before, command);
+          if (command instanceof MapCommand.PoolRemove) {
+            activations = activations.keepPoolsOf(outcome.map());
+          }
         }
       } catch (MapFormatException e) {
         // Never proposed by a monitor of this version (they encode what they validated); refuse

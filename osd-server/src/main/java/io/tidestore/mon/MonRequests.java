@@ -5,6 +5,7 @@ import io.tidestore.cluster.map.CommandCodec;
 import io.tidestore.cluster.map.MapCodec;
 import io.tidestore.cluster.map.MapCommand;
 import io.tidestore.cluster.map.OsdInfo;
+import io.tidestore.cluster.pghistory.PgActivations;
 import io.tidestore.cluster.pgstats.PgStates;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.cluster.wire.MonFrame;
@@ -150,10 +151,9 @@ final class MonRequests {
   }
 
   private Reply activated(MonFrame request) throws IOException, InterruptedException {
-    if (!(CommandCodec.decode(request.payload()) instanceof MapCommand.PgActivated command)) {
-      throw new WireException(WireException.BAD_REQUEST, "request carries the wrong command");
-    }
-    Proposer.Result result = proposer.propose(command);
+    byte[] entry = request.payload();
+    PgActivations.decodeCommand(entry); // refused here, before the log, when unreadable
+    Proposer.Result result = proposer.propose(entry);
     if (result.error() != null) {
       throw new WireException(WireException.REFUSED, result.error());
     }

@@ -3,7 +3,7 @@ package io.tidestore.mon;
 import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.MapCodec;
 import io.tidestore.cluster.map.MapFormatException;
-import io.tidestore.cluster.map.PgActivations;
+import io.tidestore.cluster.pghistory.PgActivations;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 

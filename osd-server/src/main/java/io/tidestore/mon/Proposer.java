@@ -4,7 +4,7 @@ import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.CommandCodec;
 import io.tidestore.cluster.map.MapCodec;
 import io.tidestore.cluster.map.MapCommand;
-import io.tidestore.cluster.map.PgActivation;
+import io.tidestore.cluster.pghistory.PgActivation;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.cluster.wire.PgHistoryMessages;
 import io.tidestore.cluster.wire.WireException;
@@ -46,10 +46,13 @@ final class Proposer implements AutoCloseable {
    * @throws WireException NO_QUORUM when it was not committed within the timeout
    */
   Result propose(MapCommand command) throws WireException, InterruptedException {
+    return propose(CommandCodec.encode(command));
+  }
+
+  /** {@link #propose(MapCommand)} of a log entry already encoded (a PG activation batch). */
+  Result propose(byte[] entry) throws WireException, InterruptedException {
     RaftClientReply reply =
-        await(
-            client.async().send(Message.valueOf(ByteString.copyFrom(CommandCodec.encode(command)))),
-            "commit");
+        await(client.async().send(Message.valueOf(ByteString.copyFrom(entry))), "commit");
     try (DataInputStream in =
         new DataInputStream(
             new ByteArrayInputStream(reply.getMessage().getContent().toByteArray()))) {

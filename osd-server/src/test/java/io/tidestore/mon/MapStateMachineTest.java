@@ -9,8 +9,8 @@ import io.tidestore.cluster.local.MonPortPair;
 import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.FailureDomain;
 import io.tidestore.cluster.map.MapCommand;
-import io.tidestore.cluster.map.PgActivation;
-import io.tidestore.cluster.map.PgActivations;
+import io.tidestore.cluster.pghistory.PgActivation;
+import io.tidestore.cluster.pghistory.PgActivations;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.cluster.wire.MonMessages;
 import io.tidestore.osd.security.SecuritySettings;
@@ -147,7 +147,7 @@ class MapStateMachineTest {
       batch.put(new PgId(1, 1), new PgActivation(before.epoch() + 1, List.of(1)));
       assertEquals(
           List.of(new PgId(1, 1), new PgId(2, 8)),
-          mon.proposer().propose(new MapCommand.PgActivated(batch)).refused());
+          mon.proposer().propose(PgActivations.encodeCommand(batch)).refused());
       // An older primary's activation, after a newer one, is refused: that interval is over.
       assertEquals(List.of(a), mon.proposer().propose(activated(a, 1, 5)).refused());
       for (int i = 0; i < 4; i++) {
@@ -173,9 +173,9 @@ class MapStateMachineTest {
     }
   }
 
-  private static MapCommand.PgActivated activated(PgId pg, long epoch, int... members) {
+  private static byte[] activated(PgId pg, long epoch, int... members) {
     TreeMap<PgId, PgActivation> batch = new TreeMap<>(PgActivations.ORDER);
     batch.put(pg, new PgActivation(epoch, java.util.Arrays.stream(members).boxed().toList()));
-    return new MapCommand.PgActivated(batch);
+    return PgActivations.encodeCommand(batch);
   }
 }

@@ -3,7 +3,8 @@ package io.tidestore.cluster.client;
 import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.MapCodec;
 import io.tidestore.cluster.map.MapCommand;
-import io.tidestore.cluster.map.PgActivation;
+import io.tidestore.cluster.pghistory.PgActivation;
+import io.tidestore.cluster.pghistory.PgActivations;
 import io.tidestore.cluster.pgstats.PgSummary;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.cluster.wire.LinkSecurity;
@@ -99,8 +100,7 @@ public final class MonClient implements AutoCloseable {
   public List<PgId> pgActivated(SortedMap<PgId, PgActivation> batch)
       throws IOException, InterruptedException {
     return PgHistoryMessages.pgIds(
-        request(MonFrame.PG_ACTIVATED, MonMessages.command(new MapCommand.PgActivated(batch)))
-            .payload());
+        request(MonFrame.PG_ACTIVATED, PgActivations.encodeCommand(batch)).payload());
   }
 
   /** The newest recorded activation of each of {@code pgs}, null where none is. */

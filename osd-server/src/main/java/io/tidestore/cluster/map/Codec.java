@@ -19,13 +19,13 @@ import java.util.zip.CRC32C;
  * as two longs, and a trailing CRC32C over everything before it, so that a damaged map or command
  * is refused instead of applied.
  */
-final class Codec {
+public final class Codec {
   private Codec() {}
 
   /** Writes into a byte array and seals it with the CRC32C. */
-  static final class Writer {
+  public static final class Writer {
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-    final DataOutputStream out = new DataOutputStream(bytes);
+    public final DataOutputStream out = new DataOutputStream(bytes);
 
     void string(String s) {
       byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
@@ -45,7 +45,7 @@ final class Codec {
       out.writeLong(uuid.getLeastSignificantBits());
     }
 
-    byte[] sealed() throws IOException {
+    public byte[] sealed() throws IOException {
       out.flush();
       byte[] body = bytes.toByteArray();
       CRC32C crc = new CRC32C();
@@ -61,10 +61,10 @@ final class Codec {
   }
 
   /** Checks the CRC32C, then reads the body. */
-  static final class Reader {
-    final DataInputStream in;
+  public static final class Reader {
+    public final DataInputStream in;
 
-    Reader(byte[] sealed, String what) throws MapFormatException {
+    public Reader(byte[] sealed, String what) throws MapFormatException {
       if (sealed.length < 4) {
         throw new MapFormatException(what + " of " + sealed.length + " bytes is truncated");
       }
@@ -103,7 +103,7 @@ final class Codec {
       return new UUID(in.readLong(), in.readLong());
     }
 
-    int count(int max, String what) throws IOException {
+    public int count(int max, String what) throws IOException {
       int n = in.readInt();
       if (n < 0 || n > max) {
         throw new MapFormatException(what + " count " + n + " is out of range");
@@ -111,7 +111,7 @@ final class Codec {
       return n;
     }
 
-    void expectEnd(String what) throws IOException {
+    public void expectEnd(String what) throws IOException {
       if (in.available() != 0) {
         throw new MapFormatException(what + " has " + in.available() + " bytes too many");
       }

@@ -1,6 +1,5 @@
 package io.tidestore.cluster.map;
 
-import io.tidestore.cluster.placement.PgId;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,8 +19,7 @@ public final class CommandCodec {
   private static final int MARK_OUT = 4;
   private static final int POOL_CREATE = 5;
   private static final int POOL_REMOVE = 6;
-  private static final int PG_ACTIVATED = 7;
-  private static final int MAX_BATCH = 1 << 16;
+  // Type 7 is a batch of PG activations, kept beside the map (cluster.pghistory.PgActivations).
   private static final int NO_DOMAIN = 0xff;
   private static final int MAX_IDS = 1 << 20;
 
@@ -71,15 +69,6 @@ public final class CommandCodec {
           out.writeByte(POOL_REMOVE);
           w.string(remove.name());
         }
-        case MapCommand.PgActivated activated -> {
-          out.writeByte(PG_ACTIVATED);
-          out.writeInt(activated.batch().size());
-          for (var e : activated.batch().entrySet()) {
-            out.writeInt(e.getKey().pool());
-            out.writeInt(e.getKey().seed());
-            e.getValue().writeTo(out);
-          }
-        }
       }
       return w.sealed();
     } catch (IOException e) {
@@ -102,18 +91,6 @@ public final class CommandCodec {
       ids.put(r.in.readInt(), r.in.readLong());
     }
     return ids;
-  }
-
-  private static SortedMap<PgId, PgActivation> readBatch(Codec.Reader r) throws IOException {
-    TreeMap<PgId, PgActivation> batch = new TreeMap<>(PgActivations.ORDER);
-    for (int n = r.count(MAX_BATCH, "pg activation"); n > 0; n--) {
-      PgId pg = PgActivations.pgId(r.in.readInt(), r.in.readInt());
-      if (!batch.isEmpty() && PgActivations.ORDER.compare(batch.lastKey(), pg) >= 0) {
-        throw new MapFormatException("pg " + pg + " is out of order or twice in one batch");
-      }
-      batch.put(pg, PgActivation.readFrom(r.in));
-    }
-    return batch;
   }
 
   public static MapCommand decode(byte[] bytes) throws MapFormatException {
@@ -151,7 +128,6 @@ public final class CommandCodec {
                   name, size, minSize, pgNum, domain == NO_DOMAIN ? null : Codec.domain(domain));
             }
             case POOL_REMOVE -> new MapCommand.PoolRemove(r.string());
-            case PG_ACTIVATED -> new MapCommand.PgActivated(readBatch(r));
             default -> throw new MapFormatException("map command type " + type + " is unknown");
           };
       r.expectEnd("map command");

@@ -47,8 +47,6 @@ public final class MapChanges {
       case MapCommand.MarkOut out -> markOut(map, out);
       case MapCommand.PoolCreate create -> poolCreate(map, create);
       case MapCommand.PoolRemove remove -> poolRemove(map, remove);
-      // Recorded beside the map (PgActivations): the map does not change.
-      case MapCommand.PgActivated _ -> new Outcome(map, null, -1);
     };
   }
 

@@ -49,11 +49,4 @@ public sealed interface MapCommand {
 
   /** {@code pool rm}. */
   record PoolRemove(String name) implements MapCommand {}
-
-  /**
-   * Primaries about to activate PGs record with whom ({@link PgActivations}, kept beside the map:
-   * the map itself does not change).
-   */
-  record PgActivated(java.util.SortedMap<io.tidestore.cluster.placement.PgId, PgActivation> batch)
-      implements MapCommand {}
 }

@@ -1,8 +1,8 @@
 package io.tidestore.cluster.wire;
 
 import io.tidestore.cluster.map.MapFormatException;
-import io.tidestore.cluster.map.PgActivation;
-import io.tidestore.cluster.map.PgActivations;
+import io.tidestore.cluster.pghistory.PgActivation;
+import io.tidestore.cluster.pghistory.PgActivations;
 import io.tidestore.cluster.placement.PgId;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -12,7 +12,7 @@ import java.util.List;
 /**
  * The payloads of PG_HISTORY (a list of PG ids; the reply, each one's newest activation or none)
  * and of PG_ACTIVATED's reply (the PGs whose activation was refused). PG_ACTIVATED itself carries
- * the map command ({@link io.tidestore.cluster.map.MapCommand.PgActivated}).
+ * the batch as the Raft log stores it ({@link PgActivations#encodeCommand}).
  */
 public final class PgHistoryMessages {
   /** The most PGs one request names (an OSD batches what its PGs ask at one moment). */

@@ -1,7 +1,7 @@
 package io.tidestore.osd.pg;
 
-import io.tidestore.cluster.map.PgActivation;
 import io.tidestore.cluster.pg.PgMeta;
+import io.tidestore.cluster.pghistory.PgActivation;
 import io.tidestore.store.api.Transaction;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.tidestore.osd.pg;
 
 import io.tidestore.cluster.client.MonClient;
-import io.tidestore.cluster.map.PgActivation;
-import io.tidestore.cluster.map.PgActivations;
+import io.tidestore.cluster.pghistory.PgActivation;
+import io.tidestore.cluster.pghistory.PgActivations;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.cluster.wire.PgHistoryMessages;
 import java.util.ArrayList;

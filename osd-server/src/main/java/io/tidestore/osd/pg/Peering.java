@@ -1,8 +1,8 @@
 package io.tidestore.osd.pg;
 
-import io.tidestore.cluster.map.PgActivation;
 import io.tidestore.cluster.pg.Eversion;
 import io.tidestore.cluster.pg.PgPeerInfo;
+import io.tidestore.cluster.pghistory.PgActivation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -74,7 +74,7 @@ final class Pg {
   long lastActive;
 
   /** The monitors' record of the PG's newest activation, as this primary last read or wrote it. */
-  io.tidestore.cluster.map.PgActivation lastActivation;
+  io.tidestore.cluster.pghistory.PgActivation lastActivation;
 
   /** Each member's {@code last_active} as it answered this peering round (or was activated in). */
   final HashMap<Integer, Long> peerLastActive = new HashMap<>();

@@ -1,6 +1,6 @@
 package io.tidestore.osd.pg;
 
-import io.tidestore.cluster.map.PgActivation;
+import io.tidestore.cluster.pghistory.PgActivation;
 import io.tidestore.cluster.placement.PgId;
 import java.util.concurrent.CompletableFuture;
 

@@ -46,8 +46,9 @@ class MonWireFuzzTest {
       case MonFrame.BOOT -> MonMessages.boot(p);
       case MonFrame.HEARTBEAT -> MonMessages.heartbeat(p);
       case MonFrame.GET_MAP, MonFrame.SUBSCRIBE -> MonMessages.epoch(p);
-      case MonFrame.POOL_CREATE, MonFrame.POOL_REMOVE, MonFrame.PG_ACTIVATED ->
+      case MonFrame.POOL_CREATE, MonFrame.POOL_REMOVE ->
           io.tidestore.cluster.map.CommandCodec.decode(p);
+      case MonFrame.PG_ACTIVATED -> io.tidestore.cluster.pghistory.PgActivations.decodeCommand(p);
       case MonFrame.PG_HISTORY -> PgHistoryMessages.pgIds(p);
       case MonFrame.MON_STATUS -> MonMessages.monStatus(p);
       case MonFrame.OK -> {

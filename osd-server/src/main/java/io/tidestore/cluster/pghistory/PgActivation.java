@@ -1,5 +1,6 @@
-package io.tidestore.cluster.map;
+package io.tidestore.cluster.pghistory;
 
+import io.tidestore.cluster.map.MapFormatException;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;

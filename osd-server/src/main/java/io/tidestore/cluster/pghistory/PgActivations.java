@@ -1,5 +1,9 @@
-package io.tidestore.cluster.map;
+package io.tidestore.cluster.pghistory;
 
+import io.tidestore.cluster.map.ClusterMap;
+import io.tidestore.cluster.map.Codec;
+import io.tidestore.cluster.map.MapFormatException;
+import io.tidestore.cluster.map.PoolInfo;
 import io.tidestore.cluster.placement.PgId;
 import java.io.EOFException;
 import java.io.IOException;
@@ -29,6 +33,15 @@ public final class PgActivations {
   private static final int MAGIC = 0x54535041;
 
   private static final int VERSION = 1;
+
+  /**
+   * A batch in the monitors' Raft log: the header of a map command ({@code u16 version=1}, {@code
+   * u8 type}) with this type, beside the map commands' 1 to 6.
+   */
+  private static final int COMMAND_VERSION = 1;
+
+  private static final int COMMAND_TYPE = 7;
+  private static final int MAX_BATCH = 1 << 16;
   private static final int MAX_PGS = 1 << 24;
 
   private final SortedMap<PgId, PgActivation> byPg;
@@ -141,5 +154,60 @@ public final class PgActivations {
       throw new MapFormatException("pool id " + pool + " is negative");
     }
     return new PgId(pool, seed);
+  }
+
+  /** Whether a Raft log entry is a batch of activations (not a map command). */
+  public static boolean isCommand(byte[] entry) {
+    return entry.length > 3
+        && ((entry[0] & 0xff) << 8 | (entry[1] & 0xff)) == COMMAND_VERSION
+        && (entry[2] & 0xff) == COMMAND_TYPE;
+  }
+
+  /**
+   * A batch as the monitors' Raft log stores it: header, {@code u32 n {pool, seed, activation}},
+   * CRC32C.
+   */
+  public static byte[] encodeCommand(SortedMap<PgId, PgActivation> batch) {
+    try {
+      Codec.Writer w = new Codec.Writer();
+      w.out.writeShort(COMMAND_VERSION);
+      w.out.writeByte(COMMAND_TYPE);
+      w.out.writeInt(batch.size());
+      for (var e : batch.entrySet()) {
+        w.out.writeInt(e.getKey().pool());
+        w.out.writeInt(e.getKey().seed());
+        e.getValue().writeTo(w.out);
+      }
+      return w.sealed();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The batch {@link #encodeCommand} wrote; PGs in order, each once. */
+  public static SortedMap<PgId, PgActivation> decodeCommand(byte[] entry)
+      throws MapFormatException {
+    try {
+      Codec.Reader r = new Codec.Reader(entry, "pg activation batch");
+      if (r.in.readUnsignedShort() != COMMAND_VERSION || r.in.readUnsignedByte() != COMMAND_TYPE) {
+        throw new MapFormatException("not a pg activation batch");
+      }
+      TreeMap<PgId, PgActivation> batch = new TreeMap<>(ORDER);
+      for (int n = r.count(MAX_BATCH, "pg activation"); n > 0; n--) {
+        PgId pg = pgId(r.in.readInt(), r.in.readInt());
+        if (!batch.isEmpty() && ORDER.compare(batch.lastKey(), pg) >= 0) {
+          throw new MapFormatException("pg " + pg + " is out of order or twice in one batch");
+        }
+        batch.put(pg, PgActivation.readFrom(r.in));
+      }
+      r.expectEnd("pg activation batch");
+      return batch;
+    } catch (EOFException e) {
+      throw new MapFormatException("pg activation batch is truncated");
+    } catch (MapFormatException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new MapFormatException("pg activation batch is unreadable: " + e.getMessage());
+    }
   }
 }

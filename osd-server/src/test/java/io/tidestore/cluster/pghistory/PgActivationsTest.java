@@ -1,4 +1,4 @@
-package io.tidestore.cluster.map;
+package io.tidestore.cluster.pghistory;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,6 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tidestore.cluster.map.ClusterMap;
+import io.tidestore.cluster.map.CommandCodec;
+import io.tidestore.cluster.map.FailureDomain;
+import io.tidestore.cluster.map.MapChanges;
+import io.tidestore.cluster.map.MapCommand;
+import io.tidestore.cluster.map.MapFormatException;
 import io.tidestore.cluster.placement.PgId;
 import java.util.Arrays;
 import java.util.List;
@@ -15,7 +21,12 @@ import org.junit.jupiter.api.Test;
 
 /** The monitors' record of PG activations: what is kept, what is refused, its encoding. */
 class PgActivationsTest {
-  private static final ClusterMap MAP = MapChangesTest.created(); // pool rbd (id 1), 64 PGs
+  /** Pool rbd (id 1), 64 PGs. */
+  private static final ClusterMap MAP =
+      MapChanges.apply(
+              ClusterMap.EMPTY,
+              new MapCommand.Init(java.util.UUID.randomUUID(), 1, FailureDomain.OSD))
+          .map();
 
   private static TreeMap<PgId, PgActivation> batch(Object... pgAndActivation) {
     TreeMap<PgId, PgActivation> b = new TreeMap<>(PgActivations.ORDER);
@@ -83,9 +94,11 @@ class PgActivationsTest {
     assertThrows(
         MapFormatException.class,
         () -> PgActivations.decode(Arrays.copyOf(bytes, bytes.length - 1)));
-    MapCommand command =
-        new MapCommand.PgActivated(batch(new PgId(1, 2), new PgActivation(3, List.of(4))));
-    assertEquals(command, CommandCodec.decode(CommandCodec.encode(command)));
+    TreeMap<PgId, PgActivation> command = batch(new PgId(1, 2), new PgActivation(3, List.of(4)));
+    byte[] entry = PgActivations.encodeCommand(command);
+    assertTrue(PgActivations.isCommand(entry));
+    assertFalse(PgActivations.isCommand(CommandCodec.encode(new MapCommand.PoolRemove("rbd"))));
+    assertEquals(command, PgActivations.decodeCommand(entry));
   }
 
   @Test

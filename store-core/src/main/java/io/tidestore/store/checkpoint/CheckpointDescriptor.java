@@ -26,17 +26,29 @@ package io.tidestore.store.checkpoint;
  *  88     36   reserved, zero
  * 124      4   crc32c of bytes 0..123
  *
- *  body (from byte 4096), objectCount times:
+ *  body (from byte 4096), objectCount times; version 2 (v: a stop-bit varint, {@link StopBitBody}):
+ *   id v | pool v | nameLen v | name | size v | slots v | slots x block | xattrCount v
+ *   | xattrCount x (nameLen v | name | valueLen v | value)
+ *   block: 0 for a hole, else zigzag(location - next) + 1 as v and crc32c u32, where next is the
+ *   location after the previous mapped block of the object (0 before the first); slots ends at
+ *   the last mapped block
+ *
+ *  version 1 (read only, {@link FixedBody}):
  *   id u64 | pool u64 | nameLen u16 | name | size u64 | slots u32 | slots x block entry u64
  *   | xattrCount u16 | xattrCount x (nameLen u16 | name | valueLen u32 | value)
  * </pre>
  *
- * Block entries are {@link io.tidestore.store.index.BlockEntry} values: (location + 1) << 32 |
- * crc32c, 0 for a hole.
+ * Version 1 block entries are {@link io.tidestore.store.index.BlockEntry} values: (location + 1) <<
+ * 32 | crc32c, 0 for a hole.
  */
 public final class CheckpointDescriptor {
   public static final int MAGIC = 0x4b434454; // "TDCK" little-endian
-  public static final short VERSION = 1;
+
+  /** The version written: 2, stop-bit varints and run-relative block locations. */
+  public static final short VERSION = 2;
+
+  /** The oldest version read (1: fixed-width fields). */
+  public static final short OLDEST_VERSION = 1;
 
   public static final int MAGIC_OFFSET = 0;
   public static final int VERSION_OFFSET = 4;

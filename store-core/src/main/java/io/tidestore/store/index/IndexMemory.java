@@ -7,14 +7,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The {@link MemoryUse#INDEX} reservation of one shard's object index. The index lives on the heap,
- * so its size is the estimate {@link ObjectIndex#footprintBytes()} keeps; the reservation follows
- * that estimate up in {@link #STEP}s, so the budget is touched once per MiB of growth, not per
- * object. It also covers the native image a checkpoint encodes the index into: the image is never
- * larger than the heap estimate plus two blocks (every encoded field is smaller than the heap
- * object holding it), so a checkpoint, which is what frees segments, is never refused for memory.
- * Owner thread only (the budget itself is thread-safe); {@link #close()} at shard close gives every
- * step back.
+ * The {@link MemoryUse#INDEX} reservation of one shard's object index. Its size is {@link
+ * ObjectIndex#footprintBytes()}: the entries' heap estimate plus the native bytes of the block
+ * maps' {@link IndexArena}; the reservation follows it up in {@link #STEP}s, so the budget is
+ * touched once per MiB of growth, not per object. It also covers the native image a checkpoint
+ * encodes the index into: the image is never larger than 9/8 of the index plus two blocks (every
+ * encoded field is smaller than the memory holding it but a block entry, which can take 9 bytes in
+ * the image for the 8 of its block map slot), so a checkpoint, which is what frees segments, is
+ * never refused for memory. Owner thread only (the budget itself is thread-safe); {@link #close()}
+ * at shard close gives every step back.
  */
 public final class IndexMemory implements AutoCloseable {
   /** Reservation granularity. */
@@ -22,7 +23,7 @@ public final class IndexMemory implements AutoCloseable {
 
   /**
    * Headroom a new object must find under the reservation: its entry, key, name, map nodes and a
-   * first block array, with room to spare (names are at most a few hundred bytes).
+   * first block map, with room to spare (names are at most a few hundred bytes).
    */
   static final long NEW_OBJECT_BYTES = 4096;
 
@@ -41,17 +42,17 @@ public final class IndexMemory implements AutoCloseable {
     require(0);
   }
 
-  /** Heap bytes plus the largest checkpoint image of an index of that size. */
-  static long withImage(long heapBytes) {
-    return 2 * heapBytes + 2 * 4096;
+  /** An index's bytes plus the largest checkpoint image of an index of that size. */
+  static long withImage(long indexBytes) {
+    return indexBytes + indexBytes + indexBytes / 8 + 2 * 4096;
   }
 
   /**
-   * Grows the reservation to cover an index of {@code heapBytes} and its checkpoint image; throws
+   * Grows the reservation to cover an index of {@code indexBytes} and its checkpoint image; throws
    * when the budget refuses.
    */
-  public void require(long heapBytes) {
-    long bytes = withImage(heapBytes);
+  public void require(long indexBytes) {
+    long bytes = withImage(indexBytes);
     while (reserved < bytes) {
       steps.add(budget.reserve(MemoryUse.INDEX, STEP, what));
       reserved += STEP;
@@ -59,9 +60,9 @@ public final class IndexMemory implements AutoCloseable {
   }
 
   /** As {@link #require}, but false instead of an exception when the budget refuses. */
-  public boolean cover(long heapBytes) {
+  public boolean cover(long indexBytes) {
     try {
-      require(heapBytes);
+      require(indexBytes);
       return true;
     } catch (MemoryBudgetExceededException e) {
       return false;

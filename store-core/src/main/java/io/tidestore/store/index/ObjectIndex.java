@@ -12,16 +12,21 @@ import java.util.TreeMap;
 
 /**
  * A shard's object index: entries by key (ordered, for listing) and by numeric id (for replay and
- * the cleaner). Ids are never reused within a shard. Owner thread only.
+ * the cleaner). Ids are never reused within a shard. The entries are on the heap, their block maps
+ * off it in the index's {@link IndexArena}, which {@link #close()} frees. Owner thread only.
  */
-public final class ObjectIndex {
+public final class ObjectIndex implements AutoCloseable {
   private final TreeMap<ObjectKey, ObjectEntry> byKey = new TreeMap<>();
   // The same entries hashed: every read and write looks its object up, and a hash probe beats a
   // TreeMap descent comparing long, mostly equal names (rbd_data.<image>.<16 hex digits>).
   private final HashMap<ObjectKey, ObjectEntry> lookup = new HashMap<>();
   private final HashMap<Long, ObjectEntry> byId = new HashMap<>();
+  private final IndexArena arena = new IndexArena();
   private long nextId = 1;
+
+  /** Heap bytes of the entries (estimated); the arena's native bytes are added to it on reading. */
   private long footprint = EMPTY_FOOTPRINT;
+
   private IndexMemory memory;
 
   private static final long EMPTY_FOOTPRINT = 64;
@@ -31,7 +36,7 @@ public final class ObjectIndex {
    * io.tidestore.store.memory.MemoryBudgetExceededException} if that does not fit.
    */
   public void attachMemory(IndexMemory memory) {
-    memory.require(footprint);
+    memory.require(footprintBytes());
     this.memory = memory;
   }
 
@@ -43,25 +48,37 @@ public final class ObjectIndex {
     if (memory == null) {
       return true;
     }
-    boolean fits = memory.cover(footprint + IndexMemory.NEW_OBJECT_BYTES);
-    memory.note(fits, footprint);
+    long bytes = footprintBytes();
+    boolean fits = memory.cover(bytes + IndexMemory.NEW_OBJECT_BYTES);
+    memory.note(fits, bytes);
     return fits;
   }
 
-  /** Gives the index's reservation back (shard close). */
-  public void releaseMemory() {
+  /**
+   * Frees the block maps and gives the index's reservation back (shard close, or an index that
+   * mount loaded and then set aside); its entries must not be used after.
+   */
+  @Override
+  public void close() {
     if (memory != null) {
       memory.close();
       memory = null;
     }
+    arena.close();
   }
 
-  /** An entry of this index changed its footprint by {@code delta} bytes. */
+  /**
+   * An entry of this index changed its heap footprint by {@code delta} bytes, or (0) its block map
+   * grew the arena.
+   */
   void adjust(long delta) {
     footprint += delta;
-    if (delta > 0 && memory != null && !memory.cover(footprint)) {
-      // Growth of an existing object is applied anyway: its record is already durable.
-      memory.note(false, footprint);
+    if (delta >= 0 && memory != null) {
+      long bytes = footprintBytes();
+      if (!memory.cover(bytes)) {
+        // Growth of an existing object is applied anyway: its record is already durable.
+        memory.note(false, bytes);
+      }
     }
   }
 
@@ -80,12 +97,13 @@ public final class ObjectIndex {
 
   /** An entry with a known id (replay and checkpoint load). */
   public ObjectEntry insert(ObjectKey key, long id) {
-    ObjectEntry entry = new ObjectEntry(key, id);
+    ObjectEntry entry = new ObjectEntry(key, id, arena);
     ObjectEntry replaced = byKey.put(key, entry);
     lookup.put(key, entry);
     if (replaced != null) {
       replaced.ownerIndex = null;
       adjust(-replaced.footprintBytes());
+      replaced.freeBlocks();
     }
     byId.put(id, entry);
     entry.ownerIndex = this;
@@ -99,6 +117,7 @@ public final class ObjectIndex {
     if (byKey.remove(entry.key, entry)) {
       entry.ownerIndex = null;
       adjust(-entry.footprintBytes());
+      entry.freeBlocks();
     }
     byId.remove(entry.id, entry);
   }
@@ -187,11 +206,17 @@ public final class ObjectIndex {
   }
 
   /**
-   * Heap bytes of the whole index (see {@link ObjectEntry#footprintBytes()}), kept up to date as
-   * entries change, so reading it is O(1).
+   * Bytes of the whole index: the entries' heap estimate (see {@link
+   * ObjectEntry#footprintBytes()}), kept up to date as entries change, plus the native bytes of the
+   * block maps' arena; O(1).
    */
   public long footprintBytes() {
-    return footprint;
+    return footprint + arena.nativeBytes();
+  }
+
+  /** Native bytes of the block maps (the arena's chunks, in use or free). */
+  public long nativeBytes() {
+    return arena.nativeBytes();
   }
 
   /** {@link #footprintBytes()} summed afresh over every entry (tests check the running sum). */
@@ -200,6 +225,6 @@ public final class ObjectIndex {
     for (ObjectEntry e : byKey.values()) {
       bytes += e.footprintBytes();
     }
-    return bytes;
+    return bytes + arena.nativeBytes();
   }
 }

@@ -27,14 +27,17 @@ public final class SuperblockDescriptor {
   public static final int MAGIC = 0x42534454; // "TDSB" little-endian
 
   /**
-   * The store format written. 2: journal records may hold PUNCH deltas (record version 2). A mount
-   * rewrites the superblock at this version, so a store a newer build has mounted is refused by an
-   * older one ("written by a newer Tidestore") rather than misread.
+   * The store format written. 2: journal records may hold PUNCH deltas (record version 2). 3: index
+   * checkpoints are written at checkpoint version 2 (stop-bit varints), which a build of store
+   * format 2 would take for a corrupt checkpoint and replay without. A mount rewrites the
+   * superblock at this version, so a store a newer build has mounted is refused by an older one
+   * ("written by a newer Tidestore") rather than misread.
    */
-  public static final short VERSION = 2;
+  public static final short VERSION = 3;
 
   /**
-   * The oldest store format this build mounts (1: before PUNCH; its records replay as they are).
+   * The oldest store format this build mounts (1: before PUNCH; its records replay as they are; its
+   * checkpoints, version 1, load as they are).
    */
   public static final short OLDEST_VERSION = 1;
 

@@ -417,6 +417,6 @@ final class LogShard implements ShardStore, Journal.Listener {
     checkpointer.close();
     ctx.file.close();
     arena.close();
-    ctx.index.releaseMemory();
+    ctx.index.close();
   }
 }

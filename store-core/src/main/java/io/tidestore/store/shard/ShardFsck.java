@@ -76,7 +76,11 @@ public final class ShardFsck {
       if (!l.superblockNote().isEmpty()) {
         fault(shard, "a superblock copy is damaged: " + l.superblockNote());
       }
-      checkBlocks(shard, file, sb, l, queue);
+      try {
+        checkBlocks(shard, file, sb, l, queue);
+      } finally {
+        l.index().close();
+      }
     }
   }
 

@@ -70,12 +70,12 @@ public final class ShardMount {
     IoFile file = opened.file;
     Arena arena =
         BudgetedArena.ofShared(budget, MemoryUse.IO_BUFFERS, "I/O buffers of shard " + shard);
-    ObjectIndex charged = null;
+    ObjectIndex owned = null;
     try {
       SyncIo io = new SyncIo(queue);
       Loaded loaded = load(io, opened, shard, budget);
+      owned = loaded.index;
       loaded.index.attachMemory(new IndexMemory(budget, "index of shard " + shard));
-      charged = loaded.index;
       Superblock sb = loaded.superblock;
       Replay.Result r = loaded.replay;
       if (r.headSegment() >= 0) {
@@ -128,8 +128,8 @@ public final class ShardMount {
     } catch (IOException | RuntimeException e) {
       opened.close();
       arena.close();
-      if (charged != null) {
-        charged.releaseMemory();
+      if (owned != null) {
+        owned.close();
       }
       throw e;
     }
@@ -224,7 +224,13 @@ public final class ShardMount {
             throw new CorruptRecordException("checkpoint file is truncated");
           }
           ObjectIndex loadedIndex = new ObjectIndex();
-          CheckpointCodec.load(image, c, loadedIndex, crc);
+          try {
+            CheckpointCodec.load(image, c, loadedIndex, crc);
+          } catch (CorruptRecordException | RuntimeException e) {
+            loadedIndex.close();
+            throw e;
+          }
+          index.close();
           index = loadedIndex;
           ckpt = c;
           ckptNote =
@@ -249,36 +255,42 @@ public final class ShardMount {
           ckptNote = "checkpoint " + c.generation() + " corrupt, older one used";
         }
       }
-      SegmentTable segments = new SegmentTable(sb);
-      for (ObjectEntry e : index.entries()) {
-        for (int b = 0; b < e.blockSlots(); b++) {
-          long entry = e.block(b);
-          if (!BlockEntry.isHole(entry)) {
-            int loc = BlockEntry.location(entry);
-            int seg = segments.segmentOf(loc);
-            if (seg < 0 || seg >= segments.count()) {
-              throw new IOException(
-                  "shard "
-                      + shard
-                      + ": checkpoint maps object "
-                      + e.id
-                      + " block "
-                      + b
-                      + " outside the segments");
+      // The index holds native memory from here on: whatever goes wrong, it is freed.
+      try {
+        SegmentTable segments = new SegmentTable(sb);
+        for (ObjectEntry e : index.entries()) {
+          for (int b = 0; b < e.blockSlots(); b++) {
+            long entry = e.block(b);
+            if (!BlockEntry.isHole(entry)) {
+              int loc = BlockEntry.location(entry);
+              int seg = segments.segmentOf(loc);
+              if (seg < 0 || seg >= segments.count()) {
+                throw new IOException(
+                    "shard "
+                        + shard
+                        + ": checkpoint maps object "
+                        + e.id
+                        + " block "
+                        + b
+                        + " outside the segments");
+              }
+              segments.addLive(loc);
             }
-            segments.addLive(loc);
           }
         }
-      }
-      for (int s = 0; s < segments.count(); s++) {
-        if (segments.live(s) > 0) {
-          segments.state(s, SegmentTable.USED);
+        for (int s = 0; s < segments.count(); s++) {
+          if (segments.live(s) > 0) {
+            segments.state(s, SegmentTable.USED);
+          }
         }
+        Replay.Result r =
+            new Replay(io, file, sb, segments, index, arena)
+                .run(ckpt.lastSeq(), ckpt.epoch(), ckpt.nextSegment(), ckpt.nextOffset());
+        return new Loaded(sb, note.toString(), ckpt, ckptNote, index, segments, r, olderFormat);
+      } catch (IOException | RuntimeException e) {
+        index.close();
+        throw e;
       }
-      Replay.Result r =
-          new Replay(io, file, sb, segments, index, arena)
-              .run(ckpt.lastSeq(), ckpt.epoch(), ckpt.nextSegment(), ckpt.nextOffset());
-      return new Loaded(sb, note.toString(), ckpt, ckptNote, index, segments, r, olderFormat);
     }
   }
 }

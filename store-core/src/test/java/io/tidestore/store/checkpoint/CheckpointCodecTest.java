@@ -17,6 +17,9 @@ import io.tidestore.store.record.DeltaReader;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -27,16 +30,26 @@ class CheckpointCodecTest {
   private final Arena arena = Arena.ofConfined();
   private final CRC32C crc = new CRC32C();
 
+  /** Every index a test made: their block maps are native memory, freed after each test. */
+  private final List<ObjectIndex> indexes = new ArrayList<>();
+
   /** What the checkpointer passes: where replay continues and the next id (here 5). */
   private final Checkpoint header = new Checkpoint(7, 123, 4, 2, 8192, 5, 0, 0);
 
+  private ObjectIndex newIndex() {
+    ObjectIndex index = new ObjectIndex();
+    indexes.add(index);
+    return index;
+  }
+
   @AfterEach
   void close() {
+    indexes.forEach(ObjectIndex::close);
     arena.close();
   }
 
-  private static ObjectIndex sample() {
-    ObjectIndex index = new ObjectIndex();
+  private ObjectIndex sample() {
+    ObjectIndex index = newIndex();
     ObjectEntry a = index.create(new ObjectKey(1, "alpha"));
     a.exists = true;
     a.size = 3 * Blocks.SIZE + 100;
@@ -64,7 +77,7 @@ class CheckpointCodecTest {
 
   private ObjectIndex load(MemorySegment image) throws CorruptRecordException {
     Checkpoint h = CheckpointCodec.decodeHeader(image.asSlice(0, Blocks.SIZE), 3, STORE, crc);
-    ObjectIndex loaded = new ObjectIndex();
+    ObjectIndex loaded = newIndex();
     CheckpointCodec.load(image, h, loaded, crc);
     return loaded;
   }
@@ -84,7 +97,91 @@ class CheckpointCodecTest {
     assertEquals(5, index.nextId());
     assertEquals(3, h.objectCount());
 
-    ObjectIndex loaded = load(image);
+    assertLoadsAsSample(index, load(image));
+  }
+
+  @Test
+  void aVersionOneCheckpointStillLoads() throws CorruptRecordException {
+    ObjectIndex index = sample();
+    MemorySegment image = VersionOneImage.encode(arena, 3, STORE, header, index, crc);
+    assertEquals(1, image.get(Blocks.SHORT, CheckpointDescriptor.VERSION_OFFSET));
+    assertLoadsAsSample(index, load(image));
+  }
+
+  @Test
+  void randomIndexesRoundTripAndVersionTwoIsSmaller() throws CorruptRecordException {
+    Random random = new Random(11);
+    for (int round = 0; round < 20; round++) {
+      ObjectIndex index = newIndex();
+      int objects = 1 + random.nextInt(50);
+      for (int i = 0; i < objects; i++) {
+        ObjectEntry e = index.create(new ObjectKey(random.nextInt(3), "o" + round + "." + i));
+        e.exists = random.nextInt(8) > 0;
+        e.size = random.nextInt(8) == 0 ? 0 : 1 + random.nextLong(ShardStore.MAX_OBJECT_BYTES);
+        int blocks = (int) Blocks.count(e.size);
+        int location = random.nextInt(4) == 0 ? -2 - random.nextInt(5) : random.nextInt(1 << 20);
+        for (int b = 0; b < blocks && b < 3000; b++) {
+          switch (random.nextInt(10)) {
+            case 0 -> location = random.nextInt(); // anywhere, unsigned locations included
+            case 1 -> {
+              continue; // a hole
+            }
+            default -> location++; // in sequence
+          }
+          if (location != -1) { // -1 + 1 would be the hole
+            e.setBlock(b, BlockEntry.pack(location, random.nextInt()));
+          }
+        }
+        for (int x = random.nextInt(3); x > 0; x--) {
+          byte[] value = new byte[random.nextInt(300)];
+          random.nextBytes(value);
+          e.setXattr("x" + x, value);
+        }
+      }
+      MemorySegment v2 = encode(index);
+      MemorySegment v1 = VersionOneImage.encode(arena, 3, STORE, header, index, crc);
+      assertTrue(bodyLength(v2) <= bodyLength(v1), bodyLength(v2) + " > " + bodyLength(v1));
+      for (MemorySegment image : new MemorySegment[] {v1, v2}) {
+        ObjectIndex loaded = load(image);
+        assertEquals(index.objectCount(), loaded.entries().size());
+        for (ObjectEntry want : index.entries()) {
+          ObjectEntry got = loaded.get(want.key);
+          if (!want.exists) {
+            assertNull(got, want.key.toString());
+            continue;
+          }
+          assertEquals(want.id, got.id);
+          assertEquals(want.size, got.size);
+          assertEquals(want.allocatedBlocks(), got.allocatedBlocks(), want.key.toString());
+          for (int b = 0; b < Math.max(want.blockSlots(), got.blockSlots()); b++) {
+            assertEquals(want.block(b), got.block(b), want.key + " block " + b);
+          }
+          assertEquals(want.xattrs().keySet(), got.xattrs().keySet());
+        }
+      }
+    }
+  }
+
+  @Test
+  void aSequentialObjectCostsFiveBytesABlock() {
+    ObjectIndex index = newIndex();
+    ObjectEntry e = index.create(new ObjectKey(1, "rbd_data.seq"));
+    e.exists = true;
+    e.size = 1024L * Blocks.SIZE;
+    for (int b = 0; b < 1024; b++) {
+      e.setBlock(b, BlockEntry.pack(5000 + b, b * 31));
+    }
+    long body = bodyLength(encode(index));
+    // id, pool, name (length and 12 bytes), size (4 MiB), slots, xattrs: 1 + 1 + 13 + 4 + 2 + 1;
+    // the first block's distance (5000 zig-zagged) takes 2 bytes, every other 1, each with its crc.
+    assertEquals(22 + 2 + 4 + 1023 * 5, body);
+  }
+
+  private static long bodyLength(MemorySegment image) {
+    return image.get(Blocks.LONG, CheckpointDescriptor.BODY_LENGTH_OFFSET);
+  }
+
+  private static void assertLoadsAsSample(ObjectIndex index, ObjectIndex loaded) {
     assertEquals(index.nextId(), loaded.nextId(), "ids are never reused after a reload");
     assertNull(loaded.get(new ObjectKey(1, "pending")), "an unapplied object was checkpointed");
     for (String name : new String[] {"alpha", "cut"}) {
@@ -138,14 +235,16 @@ class CheckpointCodecTest {
 
   @Test
   void anObjectLargerThanTheLargestIsRefusedBeforeItsBlocksLoad() throws CorruptRecordException {
-    ObjectIndex index = new ObjectIndex();
+    ObjectIndex index = newIndex();
     ObjectEntry big = index.create(new ObjectKey(1, "big"));
     big.exists = true;
     big.size = 1L << 40;
-    big.setBlock(1 << 20, BlockEntry.pack(60, 3)); // 2^20 + 1 slots: an 8 MiB block array
+    // The largest block map an entry holds (that of the largest object), under a size that
+    // claims far more.
+    big.setBlock(DeltaReader.MAX_OBJECT_BLOCKS - 1, BlockEntry.pack(60, 3));
     MemorySegment image = encode(index);
     Checkpoint h = CheckpointCodec.decodeHeader(image.asSlice(0, Blocks.SIZE), 3, STORE, crc);
-    ObjectIndex loaded = new ObjectIndex();
+    ObjectIndex loaded = newIndex();
     CorruptRecordException e =
         assertThrows(
             CorruptRecordException.class, () -> CheckpointCodec.load(image, h, loaded, crc));
@@ -167,7 +266,6 @@ class CheckpointCodecTest {
     MemorySegment image = encode(sample());
     Checkpoint h = CheckpointCodec.decodeHeader(image.asSlice(0, Blocks.SIZE), 3, STORE, crc);
     MemorySegment cut = image.asSlice(0, CheckpointDescriptor.BODY_OFFSET + h.bodyLength() - 1);
-    assertThrows(
-        CorruptRecordException.class, () -> CheckpointCodec.load(cut, h, new ObjectIndex(), crc));
+    assertThrows(CorruptRecordException.class, () -> CheckpointCodec.load(cut, h, newIndex(), crc));
   }
 }

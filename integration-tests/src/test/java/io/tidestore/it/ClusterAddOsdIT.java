@@ -11,6 +11,7 @@ import io.tidestore.cluster.placement.PgMapping;
 import io.tidestore.cluster.placement.Placement;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A fourth OSD joins three that hold data (one monitor, pool rbd of size 3 and min_size 2, pg_num
  * 64): about 1/(N+1) of the PG replica slots move to it; the cluster itself (no client touching a
  * PG of rbd) copies to it every object of the PGs it joined, every PG's members end with the same
- * log, and everything reads back. Writers keep writing another pool throughout, and no read of
- * theirs returns less than what was acknowledged.
+ * log, and everything reads back. The OSDs it took the place of remove their copies of those PGs
+ * once the PGs are clean (stray removal). Writers keep writing another pool throughout, and no read
+ * of theirs returns less than what was acknowledged.
  */
 class ClusterAddOsdIT {
   private static final String POOL = "rbd";
@@ -60,6 +62,8 @@ class ClusterAddOsdIT {
         int member = joined.size() + PgProbe.pgsOf(after, "aw", added).size();
         ClusterProcesses.awaitPgsSettled(cluster.osds().get(added), member);
         ClusterProcesses.awaitActiveClean(cluster.monitors(), Duration.ofSeconds(120));
+        List<String> left = straysLeft(probe, before, after, Duration.ofSeconds(90));
+        assertEquals(List.of(), left, "stray copies still held after the PGs were clean");
         Map<PgId, TreeSet<String>> expected = byPg(after, objects.names());
         int held = 0;
         for (PgMapping pg : joined) {
@@ -81,6 +85,47 @@ class ClusterAddOsdIT {
       probe.awaitAgreement(client, POOL, Duration.ofSeconds(60));
       probe.awaitAgreement(client, "aw", Duration.ofSeconds(60));
       objects.verify(client);
+    }
+  }
+
+  /**
+   * Waits up to {@code timeout} for every OSD that left a PG of the pool in {@code after} to hold
+   * none of its objects; returns what is still held then (empty when all went).
+   */
+  private static List<String> straysLeft(
+      PgProbe probe, ClusterMap before, ClusterMap after, Duration timeout) throws Exception {
+    PoolInfo pool = after.pool(POOL).orElseThrow();
+    Placement old = Placement.of(before);
+    Placement now = Placement.of(after);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      List<String> left = new ArrayList<>();
+      int strays = 0;
+      for (int seed = 0; seed < pool.pgNum(); seed++) {
+        PgId pg = new PgId(pool.id(), seed);
+        for (int osd : old.pg(pg).acting()) {
+          if (now.pg(pg).chosen().contains(osd)) {
+            continue;
+          }
+          strays++;
+          List<String> names;
+          try {
+            names = probe.names(after.osds().get(osd).address(), pg);
+          } catch (Exception e) {
+            names = List.of("(" + e.getMessage() + ")"); // being removed: asked again
+          }
+          if (!names.isEmpty()) {
+            left.add("osd." + osd + " pg " + pg + ": " + names.size() + " objects");
+          }
+        }
+      }
+      assertTrue(strays > 0, "no OSD left a PG: nothing was tested");
+      if (left.isEmpty() || System.nanoTime() > deadline) {
+        System.out.printf(
+            "ClusterAddOsdIT: %d stray PG copies, %d still held%n", strays, left.size());
+        return left;
+      }
+      Thread.sleep(1000);
     }
   }
 

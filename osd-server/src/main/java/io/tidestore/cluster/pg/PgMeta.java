@@ -50,6 +50,14 @@ public final class PgMeta {
    */
   public static final String LAST_ACTIVE = "active.last";
 
+  /**
+   * The attribute of a PG's metadata object that marks this copy as being removed (a stray copy its
+   * primary reported clean without it): u64 epoch, big-endian. Set before the first object goes,
+   * the metadata object itself last, so a copy holding it is never taken for the PG's data; a
+   * restart finishes the removal (docs/cluster.md "Stray copies").
+   */
+  public static final String REMOVING = "removing";
+
   /** The attribute of every object that holds its version. */
   public static final String VERSION = "_v";
 

@@ -19,6 +19,13 @@ public final class LogSetup {
   private static final DateTimeFormatter TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
+  /**
+   * chronicle-core (the index's off-heap memory) announces at INFO, once, the jar it was loaded
+   * from; its warnings stay. Held here: JUL keeps only weak references to loggers, and a collected
+   * one loses its level.
+   */
+  private static final Logger CHRONICLE_JVM = Logger.getLogger("net.openhft.chronicle.core.Jvm");
+
   private LogSetup() {}
 
   /** Routes the root logger to stdout with {@link OneLine} formatting; idempotent. */
@@ -33,6 +40,7 @@ public final class LogSetup {
     root.setLevel(Level.INFO);
     // Netty is chatty at FINE about its internals; keep its warnings.
     Logger.getLogger("io.netty").setLevel(Level.INFO);
+    CHRONICLE_JVM.setLevel(Level.WARNING);
   }
 
   /** {@code 2026-11-22T03:30:00.123Z INFO [thread] logger: message}. */

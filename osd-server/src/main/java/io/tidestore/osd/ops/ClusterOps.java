@@ -44,6 +44,13 @@ public interface ClusterOps {
    */
   CompletionStage<Void> activate(long epoch, PgId pg);
 
+  /**
+   * OSD {@code osd}, outside {@code pg}'s acting set, asks whether its copy may go: completes when
+   * this OSD is the PG's primary and the PG is active+clean without it (and its last activation
+   * does not name it), else fails with TRY_AGAIN.
+   */
+  CompletionStage<Void> strayQuery(long epoch, PgId pg, int osd);
+
   // Recovery: a primary brings a member's copy of a PG up to date, or its own from a member.
 
   /** This OSD's log of {@code pg}. */

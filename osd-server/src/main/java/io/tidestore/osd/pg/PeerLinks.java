@@ -120,12 +120,34 @@ final class PeerLinks implements AutoCloseable {
    * {@code epoch}; completes once the member keeps it.
    */
   CompletableFuture<Void> activate(int osd, String address, long epoch, PgId pg) {
-    return pgOp(osd, address, V2.ACTIVATE, epoch, pg)
-        .thenApply(
-            body -> {
-              body.release();
-              return null;
-            });
+    return emptyReply(pgOp(osd, address, V2.ACTIVATE, epoch, pg));
+  }
+
+  /**
+   * Asks {@code pg}'s primary {@code osd} whether this OSD ({@code self}), outside its acting set,
+   * may remove its copy; completes when it may, fails (TRY_AGAIN) when not yet.
+   */
+  CompletableFuture<Void> strayQuery(int osd, String address, long epoch, PgId pg, int self) {
+    return emptyReply(
+        timed(
+            osd,
+            link(osd, address)
+                .thenCompose(
+                    l ->
+                        l.request(
+                            V2.STRAY_QUERY,
+                            V2.PREFIX + 4,
+                            out -> V2.writeStrayQuery(out, epoch, pg, self),
+                            null))));
+  }
+
+  /** Completes when {@code reply} does, releasing its (empty) body. */
+  private static CompletableFuture<Void> emptyReply(CompletableFuture<ByteBuf> reply) {
+    return reply.thenApply(
+        body -> {
+          body.release();
+          return null;
+        });
   }
 
   /** Sends {@code op} (PG_QUERY or ACTIVATE), whose body is the PG alone; the reply's body. */

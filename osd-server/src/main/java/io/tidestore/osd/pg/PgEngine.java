@@ -109,6 +109,27 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
       long tick = Math.clamp(interval / 8, 1000, 60_000);
       timer.scheduleWithFixedDelay(this::scrubDue, tick, tick, TimeUnit.MILLISECONDS);
     }
+    timer.scheduleWithFixedDelay(
+        this::removeStrays, STRAY_TICK_SECONDS, STRAY_TICK_SECONDS, TimeUnit.SECONDS);
+  }
+
+  /** How often each shard looks for stray PG copies to remove. */
+  static final long STRAY_TICK_SECONDS = 5;
+
+  /** Each shard looks for its stray PG copies ({@link StrayRemoval}). */
+  private void removeStrays() {
+    for (int s = 0; s < shards.length; s++) {
+      int shard = s;
+      tasks.run(
+          shard,
+          store -> {
+            try {
+              pgs(shard, store).strays.tick();
+            } catch (RuntimeException e) {
+              LOG.log(Level.WARNING, "stray PG copies on shard " + shard, e);
+            }
+          });
+    }
   }
 
   /** The deep scrub schedule: with the OSD's slot free, the shards in turn start a due PG's. */
@@ -279,6 +300,15 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
     }
     CompletableFuture<Void> done = new CompletableFuture<>();
     return onPg(pg, done, (s, p) -> s.activation.member(p, epoch, done));
+  }
+
+  @Override
+  public CompletionStage<Void> strayQuery(long epoch, PgId pg, int osd) {
+    if (epoch > view.epoch()) {
+      services.newerMap().accept(epoch);
+    }
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    return onPg(pg, done, (s, p) -> s.strays.answer(p, osd, done));
   }
 
   @Override

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.LongAdder;
 public final class PgMetrics {
   private final LongAdder recoveredObjects = new LongAdder();
   private final LongAdder recoveredBytes = new LongAdder();
+  private final LongAdder strayRemovals = new LongAdder();
   private final Timer replication;
   private final MultiGauge byState;
 
@@ -31,6 +32,11 @@ public final class PgMetrics {
     FunctionCounter.builder("tidestore.osd.recovery.bytes", recoveredBytes, LongAdder::sum)
         .description("Bytes of the objects this OSD moved in recovery")
         .baseUnit("bytes")
+        .register(registry);
+    FunctionCounter.builder("tidestore.osd.stray.pgs.removed", strayRemovals, LongAdder::sum)
+        .description(
+            "PG copies this OSD removed after leaving their acting set, once each PG's primary"
+                + " had it active+clean without them")
         .register(registry);
     replication =
         Timer.builder("tidestore.osd.replication.latency")
@@ -52,6 +58,10 @@ public final class PgMetrics {
 
   void recoveredObject() {
     recoveredObjects.increment();
+  }
+
+  void strayRemoved() {
+    strayRemovals.increment();
   }
 
   long recoveredObjects() {

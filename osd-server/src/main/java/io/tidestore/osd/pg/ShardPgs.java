@@ -39,6 +39,7 @@ final class ShardPgs {
   final ObjectTransfer transfer;
   final DeepScrub scrub;
   final Activation activation;
+  final StrayRemoval strays;
   private final Map<PgId, Pg> pgs = new HashMap<>();
   private long mapEpoch;
 
@@ -56,6 +57,7 @@ final class ShardPgs {
     this.recovery = new Recovery(this);
     this.member = new RecoveryMember(this);
     this.activation = new Activation(this);
+    this.strays = new StrayRemoval(this);
   }
 
   int self() {
@@ -79,9 +81,16 @@ final class ShardPgs {
   /** The PG {@code id}, loaded from the store if new here, at this OSD's newest map. */
   Pg pg(PgId id) {
     advanceAll();
+    strays.refuseIfRemoving(id);
     Pg pg = pgs.get(id);
     if (pg == null) {
       SortedMap<String, byte[]> attrs = attributes(PgMeta.metaKey(id));
+      if (attrs != null && attrs.containsKey(PgMeta.REMOVING)) {
+        // A stray copy whose removal a restart interrupted (the next tick finishes it): it is not
+        // the PG's data any more.
+        throw new ObjectOpsException(
+            ObjectOpsException.Code.TRY_AGAIN, "pg " + id + ": this OSD is removing its old copy");
+      }
       pg = new Pg(id, attrs == null ? PgLog.empty(id) : PgLog.load(id, attrs));
       pg.lastDeepScrubMillis = DeepScrub.stampOf(attrs, System.currentTimeMillis());
       pg.lastActive = Activation.lastActiveOf(attrs);
@@ -122,6 +131,14 @@ final class ShardPgs {
     SortedMap<String, byte[]> attrs;
     StoreException failure;
     boolean done;
+  }
+
+  /** Unloads {@code id} (its stray copy is being removed): the next use loads it afresh. */
+  void forget(PgId id) {
+    Pg pg = pgs.remove(id);
+    if (pg != null) {
+      pg.releaseHold();
+    }
   }
 
   /** The PGs loaded here. */

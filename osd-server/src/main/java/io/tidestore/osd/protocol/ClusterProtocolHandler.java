@@ -119,6 +119,12 @@ final class ClusterProtocolHandler extends PipelinedOpHandler {
         var pg = V2.readPgOp(body, epoch, op);
         track(op, id, ops.activate(epoch[0], pg), this::replyEmpty);
       }
+      case V2.STRAY_QUERY -> {
+        access.checkPeer(op);
+        long[] fields = new long[2];
+        var pg = V2.readStrayQuery(body, fields);
+        track(op, id, ops.strayQuery(fields[0], pg, (int) fields[1]), this::replyEmpty);
+      }
       case V2Recovery.GET_LOG,
           V2Recovery.PUSH,
           V2Recovery.PULL,

@@ -33,6 +33,13 @@ public final class V2 {
    */
   public static final int ACTIVATE = 0x39;
 
+  /**
+   * An OSD holding a copy of a PG outside its acting set (a stray) asks the PG's primary whether
+   * the copy may go: the body is PG_QUERY's with the asking OSD's id in the prefix's client field;
+   * an empty reply says yes (the PG is active+clean without it), TRY_AGAIN not yet.
+   */
+  public static final int STRAY_QUERY = 0x3a;
+
   /** Bytes of the request prefix. */
   public static final int PREFIX = 24;
 
@@ -202,6 +209,27 @@ public final class V2 {
   /** The PG a PG_QUERY names, and the asker's epoch in {@code epochOut[0]}. */
   public static PgId readPgQuery(ByteBuf body, long[] epochOut) {
     return readPgOp(body, epochOut, PG_QUERY);
+  }
+
+  /** STRAY_QUERY body: PG_QUERY's, with the asking OSD {@code osd} as the client. */
+  public static void writeStrayQuery(ByteBuf out, long epoch, PgId pg, int osd) {
+    writePrefix(out, epoch, pg.pool(), osd, 0);
+    out.writeInt(pg.seed());
+  }
+
+  /**
+   * The PG a STRAY_QUERY names; the asker's epoch in {@code out[0]} and its OSD id in {@code
+   * out[1]}.
+   */
+  public static PgId readStrayQuery(ByteBuf body, long[] out) {
+    Wire.need(body, PREFIX + 4, Op.name(STRAY_QUERY));
+    long osd = body.getLong(body.readerIndex() + 8);
+    if (osd < 0 || osd > Integer.MAX_VALUE) {
+      throw new OpException(Status.EINVAL, "osd id " + osd + " out of range");
+    }
+    PgId pg = readPgOp(body, out, STRAY_QUERY);
+    out[1] = osd;
+    return pg;
   }
 
   /** The PG a PG_QUERY or an ACTIVATE ({@code op}) names, and the sender's epoch. */

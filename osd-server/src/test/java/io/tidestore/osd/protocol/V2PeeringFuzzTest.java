@@ -13,25 +13,28 @@ import io.tidestore.osd.ops.Mutation;
 import io.tidestore.osd.ops.RepOp;
 import io.tidestore.store.testing.SeedCorpus;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * Fuzzes the OSD-to-OSD ops of {@link V2} as a member reads them: a REP_OP from the primary ({@link
- * RepOp}: the log entry and the mutation), a PG_QUERY, and the PG_QUERY reply ({@link PgPeerInfo})
- * as the primary reads it. The first input byte (mod 3) picks the reader. The contract ({@link
- * BodyFuzzing}): an {@link OpException}, or a value whose encoding is the bytes the reader took,
- * and a REP_OP whose entry says DELETE exactly when its mutation removes the object (the replica
- * logs the entry and applies the mutation; the primary derives one from the other). Two fields are
- * not read: a REP_OP's prefix client and tid are the entry's (the reader takes them from the entry,
- * so the harness copies them to the prefix first), and a PG_QUERY's are 0 (the harness zeroes
- * them). No other exception; allocation bounded by the input.
+ * RepOp}: the log entry and the mutation), a PG_QUERY, the PG_QUERY reply ({@link PgPeerInfo}) as
+ * the primary reads it, and a STRAY_QUERY as the primary reads it (the asking OSD in the prefix's
+ * client field, its tid 0: the harness zeroes it). The first input byte (mod 4) picks the reader.
+ * The contract ({@link BodyFuzzing}): an {@link OpException}, or a value whose encoding is the
+ * bytes the reader took, and a REP_OP whose entry says DELETE exactly when its mutation removes the
+ * object (the replica logs the entry and applies the mutation; the primary derives one from the
+ * other). Two fields are not read: a REP_OP's prefix client and tid are the entry's (the reader
+ * takes them from the entry, so the harness copies them to the prefix first), and a PG_QUERY's are
+ * 0 (the harness zeroes them). No other exception; allocation bounded by the input.
  */
 class V2PeeringFuzzTest {
   private static final int REP_OP = 0;
   private static final int PG_QUERY = 1;
   private static final int PEER_INFO = 2;
+  private static final int STRAY_QUERY = 3;
 
   /** Where a REP_OP's entry holds its client and tid: after the prefix, seed, entry length. */
   private static final int ENTRY_CLIENT = V2.PREFIX + 4 + 2 + 2 + 2 * Eversion.BYTES;
@@ -59,13 +62,25 @@ class V2PeeringFuzzTest {
           },
           (out, q) -> V2.writePgQuery(out, q.epoch(), q.pg()));
 
+  /** A STRAY_QUERY as read: the asker's epoch, the PG and the asking OSD. */
+  private record StrayQuery(long epoch, PgId pg, int osd) {}
+
+  private static final BodyFuzzing.Codec<StrayQuery> STRAY_CODEC =
+      new BodyFuzzing.Codec<>(
+          in -> {
+            long[] fields = new long[2];
+            PgId pg = V2.readStrayQuery(in, fields);
+            return new StrayQuery(fields[0], pg, (int) fields[1]);
+          },
+          (out, q) -> V2.writeStrayQuery(out, q.epoch(), q.pg(), q.osd()));
+
   @FuzzTest
   void read(byte[] input) {
     BodyFuzzing.bounded("v2 peering bodies", input, V2PeeringFuzzTest::exercise);
   }
 
   private static void exercise(byte[] input) {
-    switch (Byte.toUnsignedInt(input[0]) % 3) {
+    switch (Byte.toUnsignedInt(input[0]) % 4) {
       case REP_OP -> {
         byte[] body = input.clone();
         if (body.length >= 1 + ENTRY_CLIENT + 16) {
@@ -82,6 +97,14 @@ class V2PeeringFuzzTest {
       case PG_QUERY -> {
         BodyFuzzing.roundTrip(
             BodyFuzzing.zeroClientAndTid(input), 1, QUERY_CODEC, true, q -> {}, q -> {});
+      }
+      case STRAY_QUERY -> {
+        // The tid is not read: zeroed as a writer sends it.
+        byte[] body = input.clone();
+        if (body.length >= 1 + V2.PREFIX) {
+          Arrays.fill(body, 1 + 16, 1 + V2.PREFIX, (byte) 0);
+        }
+        BodyFuzzing.roundTrip(body, 1, STRAY_CODEC, true, q -> {}, q -> {});
       }
       default ->
           BodyFuzzing.roundTrip(
@@ -141,6 +164,8 @@ class V2PeeringFuzzTest {
         "rep-op-rmxattr",
         repOp(new RepOp(9, pg, modify("obj", 7), new Mutation.RemoveXattr("user.k"))));
     seeds.put("pg-query", BodyFuzzing.seed(PG_QUERY, out -> V2.writePgQuery(out, 9, pg)));
+    seeds.put(
+        "stray-query", BodyFuzzing.seed(STRAY_QUERY, out -> V2.writeStrayQuery(out, 9, pg, 4)));
     seeds.put(
         "peer-info",
         BodyFuzzing.seed(

@@ -13,11 +13,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tidestore.client.ClusterClient;
 import io.tidestore.it.ClusterProcesses.Result;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -92,6 +94,7 @@ class ClusterOneMonIT {
         String monScrape = OsdProcess.httpGet(monMetrics, "/metrics");
         assertTrue(monScrape.contains("tidestore_mon_leader 1.0"), monScrape);
         assertTrue(monScrape.contains("tidestore_mon_osds_up 2.0"), monScrape);
+        deletedPoolLeavesTheOsds(port, monitors, List.of(osdMetrics, osd1.awaitReady()));
 
         long killedAt = System.nanoTime();
         osd1.kill9();
@@ -128,6 +131,40 @@ class ClusterOneMonIT {
   }
 
   /** Pool rbd exists from the start; create, list, refuse a duplicate, remove. */
+  /**
+   * A deleted pool's objects leave the OSDs: 20 objects written into a new pool, the pool removed,
+   * and the objects the OSDs store go back to what they were before (StrayRemoval's purge).
+   */
+  private static void deletedPoolLeavesTheOsds(int monPort, String monitors, List<Integer> metrics)
+      throws Exception {
+    double before = storedObjects(metrics);
+    Result create = ClusterProcesses.poolCreate(monitors, "gone", 2, 1, 8);
+    assertEquals(0, create.exit(), create.output());
+    try (ClusterClient client = ClusterProcesses.client(monPort)) {
+      new ClusterObjects("gone").write(client, new Random(7), "g", 20);
+    }
+    double written = storedObjects(metrics);
+    assertTrue(written >= before + 20, "stored objects " + before + " -> " + written);
+    Result rm = run("pool", "rm", "gone", "--mon", monitors);
+    assertEquals(0, rm.exit(), rm.output());
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    double now = storedObjects(metrics);
+    while (now != before && System.nanoTime() < deadline) {
+      Thread.sleep(500);
+      now = storedObjects(metrics);
+    }
+    assertEquals(before, now, "objects the OSDs store after the pool was deleted");
+  }
+
+  /** The objects every OSD's store holds ({@code tidestore_store_objects}, all shards). */
+  private static double storedObjects(List<Integer> metrics) throws Exception {
+    double objects = 0;
+    for (int port : metrics) {
+      objects += Scrape.sum(Scrape.metrics(port), "tidestore_store_objects");
+    }
+    return objects;
+  }
+
   /** Whether every PG serves I/O (no PG_AVAILABILITY check) with every OSD up. */
   private static boolean allActive(JsonNode status) {
     return !status.path("health").path("checks").has("PG_AVAILABILITY")

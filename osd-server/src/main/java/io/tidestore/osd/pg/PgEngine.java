@@ -178,12 +178,17 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
     if (map.epoch() < view.epoch()) {
       return;
     }
+    boolean poolGone = false;
     if (map.epoch() > view.epoch()) {
+      poolGone = !map.pools().keySet().containsAll(view.map().pools().keySet());
       view = MapView.of(map, self);
     }
     for (int s = 0; s < shards.length; s++) {
       int shard = s;
       tasks.run(shard, store -> pgs(shard, store).advanceAll());
+    }
+    if (poolGone) {
+      removeStrays(); // a deleted pool's objects go now, not at the next tick
     }
   }
 

@@ -141,6 +141,12 @@ final class ShardPgs {
     }
   }
 
+  /** Unloads every PG of deleted pool {@code pool}. */
+  void forgetPool(int pool) {
+    List<PgId> gone = pgs.keySet().stream().filter(id -> id.pool() == pool).toList();
+    gone.forEach(this::forget);
+  }
+
   /** The PGs loaded here. */
   Collection<Pg> loaded() {
     return pgs.values();

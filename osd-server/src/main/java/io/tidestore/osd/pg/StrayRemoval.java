@@ -29,9 +29,11 @@ import java.util.logging.Logger;
  *
  * <p>Removal first marks the copy ({@link PgMeta#REMOVING} on its metadata object), then removes
  * its objects a page at a time, then the metadata object: a copy that holds the mark is never
- * loaded as the PG's data ({@link #refuseIfRemoving}), and a restart finds the mark and finishes. A
- * pool deleted from the map leaves its copies alone (they are not strays of a live PG). Runs on the
- * shard's thread, started by {@link #tick}, one removal at a time per shard.
+ * loaded as the PG's data ({@link #refuseIfRemoving}), and a restart finds the mark and finishes.
+ *
+ * <p>A pool deleted from the map ({@code pool rm}) has no primary to ask: its objects and its PGs'
+ * metadata objects here are purged at once, as Ceph removes a deleted pool's PGs. Runs on the
+ * shard's thread, started by {@link #tick}, one removal or purge at a time per shard.
  */
 final class StrayRemoval {
   private static final Logger LOG = Logger.getLogger(StrayRemoval.class.getName());
@@ -49,6 +51,9 @@ final class StrayRemoval {
 
   /** The PG whose copy is being removed here, or null. */
   private PgId removing;
+
+  /** The deleted pool whose objects are being purged here, or -1. */
+  private int purging = -1;
 
   /** PGs whose primary was asked, and when each may be asked again. */
   private final Map<PgId, Long> askedUntil = new HashMap<>();
@@ -75,10 +80,17 @@ final class StrayRemoval {
    * each other stray whether it may go.
    */
   void tick() {
-    if (removing != null) {
+    if (removing != null || purging >= 0) {
       return;
     }
     MapView view = shard.services.map().get();
+    for (int pool = 0; pool < view.map().nextPoolId(); pool++) {
+      if (!view.map().pools().containsKey(pool)
+          && (holdsAny(pool) || holdsAny(PgMeta.META_POOL_BASE + pool))) {
+        purge(pool);
+        return;
+      }
+    }
     for (PgId id : localPgs(view)) {
       if (marked(id)) {
         start(id, "a removal a restart interrupted");
@@ -224,6 +236,86 @@ final class StrayRemoval {
             shard.executor);
   }
 
+  /** Removes every object of deleted pool {@code pool} here, then its PGs' metadata objects. */
+  private void purge(int pool) {
+    purging = pool;
+    shard.forgetPool(pool);
+    long[] objects = {0};
+    removeAll(pool, objects)
+        .thenCompose(v -> removeAll(PgMeta.META_POOL_BASE + pool, new long[1]))
+        .whenCompleteAsync(
+            (v, failure) -> {
+              purging = -1;
+              if (failure != null) {
+                LOG.warning("pool " + pool + ": purging the deleted pool failed: " + failure);
+                return;
+              }
+              LOG.info(
+                  "pool "
+                      + pool
+                      + " was deleted: removed its "
+                      + objects[0]
+                      + " objects and its PGs' metadata from this shard");
+            },
+            shard.executor);
+  }
+
+  /** Whether this shard holds any object of store pool {@code pool}. */
+  private boolean holdsAny(long pool) {
+    return !page(pool, 1).isEmpty();
+  }
+
+  /**
+   * The first {@code limit} objects of store pool {@code pool} here (completes inside the call).
+   */
+  private List<ObjectKey> page(long pool, int limit) {
+    List<ObjectKey> keys = new ArrayList<>();
+    StoreException[] failure = {null};
+    shard.store.list(
+        pool,
+        "",
+        null,
+        limit,
+        (ListPage p, StoreException f) -> {
+          failure[0] = f;
+          if (f == null) {
+            keys.addAll(p.keys());
+          }
+        });
+    if (failure[0] != null) {
+      throw ObjectOpsException.from(failure[0]);
+    }
+    return keys;
+  }
+
+  /** Removes every object of store pool {@code pool} here, a page at a time. */
+  private CompletableFuture<Void> removeAll(long pool, long[] count) {
+    List<ObjectKey> keys;
+    try {
+      keys = page(pool, PgListing.PAGE);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    if (keys.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    count[0] += keys.size();
+    return removeBatches(keys).thenComposeAsync(v -> removeAll(pool, count), shard.executor);
+  }
+
+  /** Removes {@code keys}, {@link #REMOVE_BATCH} to a transaction, one after the other. */
+  private CompletableFuture<Void> removeBatches(List<ObjectKey> keys) {
+    CompletableFuture<Void> batches = CompletableFuture.completedFuture(null);
+    for (int from = 0; from < keys.size(); from += REMOVE_BATCH) {
+      Transaction t = new Transaction();
+      for (ObjectKey key : keys.subList(from, Math.min(keys.size(), from + REMOVE_BATCH))) {
+        t.remove(key);
+      }
+      batches = batches.thenCompose(v -> submit(t));
+    }
+    return batches;
+  }
+
   /** Removes the PG's objects, a page at a time, counting them in {@code count[0]}. */
   private CompletableFuture<Void> removeObjects(PgId id, long[] count) {
     PoolInfo pool = shard.services.map().get().map().pools().get(id.pool());
@@ -249,17 +341,9 @@ final class StrayRemoval {
     if (page.isEmpty()) {
       return CompletableFuture.completedFuture(null);
     }
-    CompletableFuture<Void> batches = CompletableFuture.completedFuture(null);
-    for (int from = 0; from < page.size(); from += REMOVE_BATCH) {
-      Transaction t = new Transaction();
-      for (ObjectKey key : page.subList(from, Math.min(page.size(), from + REMOVE_BATCH))) {
-        t.remove(key);
-      }
-      batches = batches.thenCompose(v -> submit(t));
-    }
     count[0] += page.size();
     // The page's objects are gone once the batches commit: list again from the start.
-    return batches.thenComposeAsync(v -> removeObjects(id, count), shard.executor);
+    return removeBatches(page).thenComposeAsync(v -> removeObjects(id, count), shard.executor);
   }
 
   private CompletableFuture<Void> submit(Transaction t) {

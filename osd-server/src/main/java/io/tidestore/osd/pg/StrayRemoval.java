@@ -262,37 +262,36 @@ final class StrayRemoval {
 
   /** Whether this shard holds any object of store pool {@code pool}. */
   private boolean holdsAny(long pool) {
-    return !page(pool, 1).isEmpty();
+    return !page(pool, null, 1).keys().isEmpty();
   }
 
   /**
-   * The first {@code limit} objects of store pool {@code pool} here (completes inside the call).
+   * Up to {@code limit} objects of store pool {@code pool} here after {@code after} (null: from the
+   * first), in name order; a listing completes inside the call.
    */
-  private List<ObjectKey> page(long pool, int limit) {
-    List<ObjectKey> keys = new ArrayList<>();
+  private ListPage page(long pool, ObjectKey after, int limit) {
+    ListPage[] page = {null};
     StoreException[] failure = {null};
     shard.store.list(
         pool,
         "",
-        null,
+        after,
         limit,
         (ListPage p, StoreException f) -> {
           failure[0] = f;
-          if (f == null) {
-            keys.addAll(p.keys());
-          }
+          page[0] = p;
         });
     if (failure[0] != null) {
       throw ObjectOpsException.from(failure[0]);
     }
-    return keys;
+    return page[0];
   }
 
   /** Removes every object of store pool {@code pool} here, a page at a time. */
   private CompletableFuture<Void> removeAll(long pool, long[] count) {
     List<ObjectKey> keys;
     try {
-      keys = page(pool, PgListing.PAGE);
+      keys = page(pool, null, PgListing.PAGE).keys();
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -369,27 +368,9 @@ final class StrayRemoval {
     for (PoolInfo pool : view.map().pools().values()) {
       long metaPool = PgMeta.META_POOL_BASE + pool.id();
       ObjectKey after = null;
-      boolean more = true;
-      while (more) {
-        List<ObjectKey> keys = new ArrayList<>();
-        boolean[] last = {true};
-        StoreException[] failure = {null};
-        shard.store.list(
-            metaPool,
-            "",
-            after,
-            PgListing.PAGE,
-            (ListPage p, StoreException f) -> {
-              failure[0] = f;
-              if (f == null) {
-                keys.addAll(p.keys());
-                last[0] = p.isLast();
-              }
-            });
-        if (failure[0] != null) {
-          throw ObjectOpsException.from(failure[0]);
-        }
-        for (ObjectKey key : keys) {
+      do {
+        ListPage page = page(metaPool, after, PgListing.PAGE);
+        for (ObjectKey key : page.keys()) {
           try {
             PgId id = PgId.parse(key.name());
             if (id.pool() == pool.id()) {
@@ -399,9 +380,8 @@ final class StrayRemoval {
             // Not a PG's metadata object: nothing of ours to remove.
           }
         }
-        after = keys.isEmpty() ? null : keys.get(keys.size() - 1);
-        more = !last[0] && after != null;
-      }
+        after = page.isLast() ? null : page.next();
+      } while (after != null);
     }
     return ids;
   }

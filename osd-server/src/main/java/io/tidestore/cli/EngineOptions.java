@@ -12,7 +12,7 @@ final class EngineOptions {
       description =
           "Threading engine: reactor (run to completion on pinned reactors) or classic (Ceph's"
               + " classic OSD: messenger threads, a sharded op queue whose workers take ops under a"
-              + " PG lock, a commit thread, a finisher, I/O threads owning the rings;"
+              + " PG lock, a commit thread, a finisher, one I/O thread owning the rings;"
               + " docs/engines.md). Default: ${DEFAULT-VALUE}.")
   String engine = "reactor";
 
@@ -47,14 +47,12 @@ final class EngineOptions {
   @Option(names = "--op-threads", hidden = true, paramLabel = "N")
   String removedOpThreads;
 
-  // One, as a classic OSD has one BlueStore aio thread (bstore_aio) reaping its I/O.
-  @Option(
-      names = "--io-threads",
-      paramLabel = "N",
-      description =
-          "classic engine: threads that own the io_uring rings, submit and reap them (BlueStore's"
-              + " aio thread). Default: ${DEFAULT-VALUE}.")
-  int ioThreads = EngineSettings.DEFAULT_IO_THREADS;
+  // Removed (issue 20): the classic engine's threads are Ceph's (messengers, op shards and their
+  // workers, the commit thread, the finisher), and the rings are reaped by one I/O thread as a
+  // classic OSD has one BlueStore aio thread; no knob sets it. Hidden, so that passing it (or
+  // io-threads in a conf file) is an error naming the replacements, not "unknown option".
+  @Option(names = "--io-threads", hidden = true, paramLabel = "N")
+  String removedIoThreads;
 
   /**
    * The engine settings these flags give.
@@ -71,9 +69,25 @@ final class EngineOptions {
               + EngineSettings.DEFAULT_OP_THREADS_PER_SHARD
               + "), as Ceph's osd_op_num_shards x osd_op_num_threads_per_shard");
     }
+    if (removedIoThreads != null) {
+      throw new IllegalArgumentException(
+          "--io-threads (conf key io-threads) was removed: the classic engine reaps its rings on"
+              + " one I/O thread, as a classic OSD has one BlueStore aio thread; its thread counts"
+              + " are --msgr-threads (default "
+              + EngineSettings.DEFAULT_MSGR_THREADS
+              + "), --op-shards (default "
+              + EngineSettings.DEFAULT_OP_SHARDS
+              + ") and --op-threads-per-shard (default "
+              + EngineSettings.DEFAULT_OP_THREADS_PER_SHARD
+              + ")");
+    }
     try {
       return new EngineSettings(
-          EngineKind.parse(engine), msgrThreads, opShards, opThreadsPerShard, ioThreads);
+          EngineKind.parse(engine),
+          msgrThreads,
+          opShards,
+          opThreadsPerShard,
+          EngineSettings.DEFAULT_IO_THREADS);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Invalid engine settings: " + e.getMessage(), e);
     }

@@ -123,24 +123,19 @@ class ConfFileTest {
     assertEquals(3, defaults.engineOptions.msgrThreads);
     assertEquals(8, defaults.engineOptions.opShards);
     assertEquals(2, defaults.engineOptions.opThreadsPerShard);
-    assertEquals(1, defaults.engineOptions.ioThreads);
 
     Path conf = dir.resolve("e.conf");
     Files.writeString(
-        conf,
-        "engine = classic\nmsgr-threads = 2\nop-shards = 4\nop-threads-per-shard = 3\n"
-            + "io-threads = 2\n");
+        conf, "engine = classic\nmsgr-threads = 2\nop-shards = 4\nop-threads-per-shard = 3\n");
     OsdCommand fromFile = parse("osd", "--conf", conf.toString());
     assertEquals("classic", fromFile.engineOptions.engine);
     assertEquals(2, fromFile.engineOptions.msgrThreads);
     assertEquals(4, fromFile.engineOptions.opShards);
     assertEquals(3, fromFile.engineOptions.opThreadsPerShard);
-    assertEquals(2, fromFile.engineOptions.ioThreads);
 
     // Checked when the settings are built: exit 2 before anything starts.
     assertEquals(2, TidestoreMain.run("osd", "--engine", "seastar"));
     assertEquals(2, TidestoreMain.run("osd", "--engine", "classic", "--msgr-threads", "0"));
-    assertEquals(2, TidestoreMain.run("osd", "--engine", "classic", "--io-threads", "0"));
     assertEquals(2, TidestoreMain.run("osd", "--engine", "classic", "--op-shards", "0"));
     assertEquals(2, TidestoreMain.run("osd", "--engine", "classic", "--op-threads-per-shard", "0"));
   }
@@ -157,6 +152,21 @@ class ConfFileTest {
     Path conf = dir.resolve("old.conf");
     Files.writeString(conf, "engine = classic\nop-threads = 4\n");
     assertEquals("4", parse("osd", "--conf", conf.toString()).engineOptions.removedOpThreads);
+    assertEquals(2, TidestoreMain.run("osd", "--conf", conf.toString()));
+  }
+
+  @Test
+  void theRemovedIoThreadsIsAnErrorNamingItsReplacements() throws Exception {
+    CliRun flag = CliRun.of("osd", "--engine", "classic", "--io-threads", "2");
+    assertEquals(2, flag.exit(), flag.err());
+    assertTrue(flag.err().contains("--io-threads (conf key io-threads) was removed"), flag.err());
+    assertTrue(flag.err().contains("--msgr-threads"), flag.err());
+    assertTrue(flag.err().contains("--op-shards"), flag.err());
+    assertTrue(flag.err().contains("--op-threads-per-shard"), flag.err());
+
+    Path conf = dir.resolve("old-io.conf");
+    Files.writeString(conf, "engine = classic\nio-threads = 1\n");
+    assertEquals("1", parse("osd", "--conf", conf.toString()).engineOptions.removedIoThreads);
     assertEquals(2, TidestoreMain.run("osd", "--conf", conf.toString()));
   }
 }

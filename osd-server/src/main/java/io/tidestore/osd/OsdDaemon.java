@@ -17,6 +17,7 @@ import io.tidestore.osd.metrics.SecurityMetrics;
 import io.tidestore.osd.metrics.StoreMetrics;
 import io.tidestore.osd.nbd.NbdServer;
 import io.tidestore.osd.net.InboundBudget;
+import io.tidestore.osd.pg.FailureReporting;
 import io.tidestore.osd.pg.MonPgHistory;
 import io.tidestore.osd.pg.PeerTls;
 import io.tidestore.osd.pg.PgEngine;
@@ -288,7 +289,11 @@ public final class OsdDaemon implements AutoCloseable {
                   settings.scrub().bytesPerSecond(),
                   cluster.recoveryMaxActive(),
                   cluster.recoverySleep()),
-              history);
+              history,
+              new FailureReporting(
+                  cluster.heartbeatInterval(),
+                  membership::heartbeatGrace,
+                  membership::reportFailure));
       resources.push(pgs);
       pgEngine = pgs;
       membership.onNewMap(pgs::onMap);

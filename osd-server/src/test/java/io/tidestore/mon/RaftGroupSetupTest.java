@@ -25,6 +25,7 @@ class RaftGroupSetupTest {
         new InetSocketAddress(listenHost, 6789),
         peers,
         Duration.ofSeconds(6),
+        2,
         Duration.ofMinutes(10),
         FailureDomain.HOST,
         0,

@@ -2,24 +2,33 @@ package io.tidestore.osd.pg;
 
 import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.PoolInfo;
+import io.tidestore.cluster.placement.HeartbeatPeers;
 import io.tidestore.cluster.placement.ObjectHash;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.cluster.placement.PgMapping;
 import io.tidestore.cluster.placement.Placement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedSet;
 
 /**
- * One map, its placement, the PGs this OSD is the acting primary of and how many PGs it holds a
- * copy of, computed once per epoch and shared by every shard. Immutable.
+ * One map, its placement, the PGs this OSD is the acting primary of, how many PGs it holds a copy
+ * of and its heartbeat peers, computed once per epoch (one placement of every PG) and shared by
+ * every shard and the heartbeats. Immutable.
  */
-record MapView(ClusterMap map, Placement placement, List<PgId> primaryOf, int pgCopies) {
+record MapView(
+    ClusterMap map,
+    Placement placement,
+    List<PgId> primaryOf,
+    int pgCopies,
+    SortedSet<Integer> heartbeatPeers) {
   /** The view of {@code map} from OSD {@code self}. */
   static MapView of(ClusterMap map, int self) {
     Placement placement = Placement.of(map);
     List<PgId> mine = new ArrayList<>();
     int copies = 0;
-    for (PgMapping pg : placement.all()) {
+    List<PgMapping> all = placement.all();
+    for (PgMapping pg : all) {
       if (pg.actingPrimary() == self) {
         mine.add(pg.pg());
       }
@@ -27,7 +36,8 @@ record MapView(ClusterMap map, Placement placement, List<PgId> primaryOf, int pg
         copies++;
       }
     }
-    return new MapView(map, placement, List.copyOf(mine), copies);
+    return new MapView(
+        map, placement, List.copyOf(mine), copies, HeartbeatPeers.of(map, all, self));
   }
 
   long epoch() {

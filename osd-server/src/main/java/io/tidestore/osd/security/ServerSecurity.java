@@ -1,6 +1,7 @@
 package io.tidestore.osd.security;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.ssl.OptionalSslHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
@@ -102,6 +103,17 @@ public final class ServerSecurity {
                 ? context.newHandler(channel.alloc())
                 : new OptionalSslHandler(context))
         .addAfter("tls", "tls-watch", new HandshakeWatch(listener, counters));
+  }
+
+  /**
+   * Puts TLS in front of {@code ctx}'s handler on a connection that has been talking in clear (NBD
+   * after its STARTTLS was acknowledged): as {@link #protect}, a failed handshake is counted,
+   * logged in one line naming {@code listener}, and closes the connection. TLS must be configured.
+   */
+  public void startTls(ChannelHandlerContext ctx, String listener) {
+    ctx.pipeline()
+        .addBefore(ctx.name(), "tls", context.newHandler(ctx.alloc()))
+        .addBefore(ctx.name(), "tls-watch", new HandshakeWatch(listener, counters));
   }
 
   /**

@@ -122,7 +122,7 @@ public final class ServerSecurity {
    * without a certificate, which gets nothing).
    */
   public Caps caps(SSLSession session) {
-    return authFile == null ? Caps.FULL : authFile.caps(PeerIdentity.of(session));
+    return caps(PeerIdentity.of(session));
   }
 
   /**
@@ -130,7 +130,7 @@ public final class ServerSecurity {
    * identity}; null: no certificate), as the monitor's links know it after their handshake.
    */
   public Caps caps(String identity) {
-    return authFile == null ? Caps.FULL : authFile.caps(identity);
+    return authFile == null ? Caps.full(identity) : authFile.caps(identity);
   }
 
   /** {@link #caps(SSLSession)} of {@code channel}'s TLS session, once its handshake is done. */

@@ -19,6 +19,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,12 +30,14 @@ import org.junit.jupiter.api.io.TempDir;
  * certificates from {@code tidestore tls init} and the monitor's {@code --auth-file}: the OSD
  * registers and heartbeats over TLS, {@code status} and {@code pool} speak TLS with a client's
  * certificate, a plaintext client, one of another CA and one without the {@code *} cap are each
- * refused with a clear error while the monitor keeps serving, and {@code openssl s_client} sees TLS
- * 1.3 on the monitor's port and on its Raft port.
+ * refused with a clear error while the monitor keeps serving, the NBD gateway serves {@code
+ * nbds://} to libnbd and refuses plaintext, and {@code openssl s_client} sees TLS 1.3 on the
+ * monitor's port and on its Raft port, which refuse TLS 1.2.
  */
 class ClusterTlsIT {
   private static final Duration WAIT = Duration.ofSeconds(30);
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern NBD_PORT = Pattern.compile("nbd=(\\d+)");
 
   /** tls init's default server certificate is issued to its first SAN: the OSD's name as client. */
   private static final String OSD_NAME = "127.0.0.1";
@@ -63,6 +68,12 @@ class ClusterTlsIT {
       assertTrue(ready.contains("(https /metrics"), ready);
       assertTrue(ready.contains("raft mutual TLS on loopback"), ready);
       mon.awaitLine("created the cluster", WAIT);
+      // The monitor's port and Raft's (port + 1) refuse TLS 1.2, as every listener: Ratis' gRPC
+      // server is pinned to TLS 1.3 by RaftGroupSetup. (Both accept 1.3: openssl below.)
+      for (int tls13Only : List.of(port, port + 1)) {
+        String old = OpenSslClient.refusesTls12(tls13Only, admin);
+        assertTrue(old.contains("protocol version"), old);
+      }
 
       try (OsdProcess osd = startOsd(dir.resolve("osd.0"), monitors, tls)) {
         int id = awaitRegistered(osd);
@@ -84,9 +95,7 @@ class ClusterTlsIT {
         assertTrue(mon.awaitCountContaining("TLS handshake with", 1, WAIT), mon.output());
         assertServed(monitors, admin);
 
-        Path caOnly = Files.createDirectories(dir.resolve("ca-only"));
-        Files.copy(pki.resolve("ca-cert.pem"), caOnly.resolve("ca-cert.pem"));
-        Result anonymous = statusWith(monitors, caOnly);
+        Result anonymous = statusWith(monitors, RefusedCertificates.caOnly(pki, dir));
         assertNotEquals(0, anonymous.exit(), anonymous.output());
         assertTrue(anonymous.output().contains("no client certificate"), anonymous.output());
         mon.awaitLine("no client certificate", WAIT);
@@ -101,6 +110,7 @@ class ClusterTlsIT {
 
         Result create = poolCreate(monitors, admin, "vms");
         assertEquals(0, create.exit(), create.output());
+        gatewayServesNbdsOnly(monitors, admin, tls);
         Result rm =
             run("pool", "rm", "vms", "--mon", monitors, "--tls-certificates", admin.toString());
         assertEquals(0, rm.exit(), rm.output());
@@ -121,6 +131,73 @@ class ClusterTlsIT {
       }
       assertFalse(mon.output().contains("\tat "), "a refusal logged a stack trace");
     }
+  }
+
+  /**
+   * The NBD gateway of pool vms under the same TLS flags, reaching the monitor and the OSD with its
+   * server certificate: libnbd's nbdcopy writes an image over {@code nbds://} with the admin's
+   * certificate and reads it back; a plaintext client is refused.
+   */
+  private void gatewayServesNbdsOnly(String monitors, Path admin, String[] tls) throws Exception {
+    RequiredTools.command("nbdcopy", "libnbd-bin");
+    Result image =
+        run(
+            "image",
+            "--tls-certificates",
+            admin.toString(),
+            "create",
+            "disk",
+            "--size",
+            "2M",
+            "--pool",
+            "vms",
+            "--mon",
+            monitors);
+    assertEquals(0, image.exit(), image.output());
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "nbd",
+                "--mon",
+                monitors,
+                "--pool",
+                "vms",
+                "--nbd-port",
+                "0",
+                "--op-timeout",
+                "1m"));
+    args.addAll(List.of(tls));
+    try (OsdProcess gateway = OsdProcess.start(args.toArray(String[]::new))) {
+      Matcher ready =
+          NBD_PORT.matcher(
+              gateway.awaitLine("tidestore nbd gateway ready", ClusterProcesses.START));
+      assertTrue(ready.find(), gateway.output());
+      String address = "127.0.0.1:" + ready.group(1) + "/disk";
+      String nbds = "nbds://" + address + "?tls-certificates=" + admin;
+      byte[] data = new byte[2 << 20];
+      new Random(18).nextBytes(data);
+      Path in = Files.write(dir.resolve("in.img"), data);
+      Path out = dir.resolve("out.img");
+      assertTool(tool("nbdcopy", in.toString(), nbds));
+      assertTool(tool("nbdcopy", nbds, out.toString()));
+      assertEquals(-1, Files.mismatch(in, out), "read back through the gateway");
+      gateway.awaitLine("TLS, client 'admin'", WAIT); // the gateway checked its certificate
+      Result plaintext = tool("env", "LIBNBD_DEBUG=1", "nbdinfo", "nbd://" + address);
+      assertNotEquals(0, plaintext.exit(), plaintext.output());
+      assertTrue(plaintext.output().contains("TLS is required"), plaintext.output());
+      assertFalse(gateway.output().contains("\tat "), gateway.output());
+    }
+  }
+
+  /** Runs {@code command} (a client tool, not the jar) to its end. */
+  private static Result tool(String... command) throws Exception {
+    try (OsdProcess p = OsdProcess.startCommand(command)) {
+      return new Result(p.awaitExit(ClusterProcesses.COMMAND), p.output());
+    }
+  }
+
+  private static void assertTool(Result r) {
+    assertEquals(0, r.exit(), r.output());
   }
 
   private static void assertServed(String monitors, Path client) throws Exception {

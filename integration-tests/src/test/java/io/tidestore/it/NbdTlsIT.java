@@ -1,11 +1,19 @@
 package io.tidestore.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tidestore.osd.security.CertificateFiles;
+import io.tidestore.osd.security.TlsContexts;
 import io.tidestore.store.testing.RequiredTools;
 import java.io.IOException;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,8 +23,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,6 +46,7 @@ class NbdTlsIT {
   @TempDir static Path dir;
   private static OsdProcess osd;
   private static int port;
+  private static int metricsPort;
   private static Path certs;
 
   @BeforeAll
@@ -105,7 +116,9 @@ class NbdTlsIT {
             "--tls-verify-peer",
             "--auth-file",
             auth.toString());
-    port = port(osd.awaitLine("tidestore osd ready", STOP), "nbd");
+    String ready = osd.awaitLine("tidestore osd ready", STOP);
+    port = port(ready, "nbd");
+    metricsPort = port(ready, "metrics");
   }
 
   @AfterAll
@@ -124,7 +137,11 @@ class NbdTlsIT {
   }
 
   private static String uri(int port, String image, String client) {
-    return "nbds://127.0.0.1:" + port + "/" + image + "?tls-certificates=" + clientDir(client);
+    return uri(port, image, clientDir(client));
+  }
+
+  private static String uri(int port, String image, Path clientDir) {
+    return "nbds://127.0.0.1:" + port + "/" + image + "?tls-certificates=" + clientDir;
   }
 
   private static Path clientDir(String client) {
@@ -189,7 +206,7 @@ class NbdTlsIT {
     Result anon = run(Map.of(), "nbdinfo", uri(port, "vol", "anon"));
     assertNotEquals(0, anon.exit(), anon.output());
     // Refused by the server (--tls-verify-peer), in one line.
-    osd.awaitLine("NBD TLS handshake failed", STOP);
+    osd.awaitLine("no client certificate", STOP);
     Result admin = run(Map.of(), "nbdinfo", uri(port, "vol", "admin"));
     assertEquals(0, admin.exit(), admin.output());
     assertTrue(admin.output().contains("with TLS"), admin.output());
@@ -235,6 +252,172 @@ class NbdTlsIT {
             print("read-only and still reading")
             """);
     assertTrue(out.contains("read-only and still reading"), out);
+  }
+
+  /** What the daemon logs, once, for each TLS handshake it refuses on the NBD port. */
+  private static final String NBD_HANDSHAKE_FAILED = "HandshakeWatch: NBD: TLS handshake with ";
+
+  /**
+   * The rest of the issue's hostile list on the NBD port, while a good client (nbdsh, one
+   * connection throughout) writes and reads back image other: libnbd with a certificate of another
+   * CA and with an expired one; after an acknowledged NBD_OPT_STARTTLS, options in clear, a TLS
+   * record of random bytes, and half a TLS ClientHello, then a hang-up. Each is refused at the
+   * handshake with one log line naming the reason and counted; the good client makes progress after
+   * each (and while the half ClientHello waits); nothing reaches the store: the daemon's NBD writes
+   * and user bytes grew by the good client's alone, and image vol, which every refused client
+   * named, is unchanged.
+   */
+  @Test
+  void hostileTlsClientsAreRefusedWhileAGoodOneKeepsBeingServed() throws Exception {
+    Path refused = Files.createDirectories(dir.resolve("refused"));
+    Path otherCa = RefusedCertificates.anotherCa(certs, refused, "admin");
+    Path expired = RefusedCertificates.expired(certs, refused, "admin");
+    String vol = sha256("vol");
+    String before = metrics();
+    int failures =
+        osd.lines().stream().mapToInt(l -> l.contains(NBD_HANDSHAKE_FAILED) ? 1 : 0).sum();
+    Path stop = dir.resolve("busy.stop");
+    try (OsdProcess busy =
+        OsdProcess.startCommand(
+            PYTHON.toString(), "-m", "nbd", "-c", busyClient(uri(port, "other", "admin"), stop))) {
+      int progress = 1;
+      assertTrue(busy.awaitCount("at ", progress, STOP), busy.output());
+
+      Result stranger = run(Map.of(), "nbdinfo", uri(port, "vol", otherCa));
+      assertNotEquals(0, stranger.exit(), stranger.output());
+      assertRefused(++failures, "not signed by the expected CA");
+      assertTrue(busy.awaitCount("at ", ++progress, STOP), busy.output());
+
+      Result late = run(Map.of(), "nbdinfo", uri(port, "vol", expired));
+      assertNotEquals(0, late.exit(), late.output());
+      assertRefused(++failures, "the certificate has expired");
+      assertTrue(busy.awaitCount("at ", ++progress, STOP), busy.output());
+
+      // A client that goes on in clear, and one whose TLS record holds random bytes.
+      try (Socket clear = NbdWire.startTls(port)) {
+        clear.getOutputStream().write(NbdWire.exportName("vol"));
+        TlsProbes.assertClosedWithAtMostAnAlert(clear);
+      }
+      assertRefused(++failures, "the peer did not start TLS");
+      assertTrue(busy.awaitCount("at ", ++progress, STOP), busy.output());
+      try (Socket garbage = NbdWire.startTls(port)) {
+        garbage.getOutputStream().write(TlsProbes.garbageRecord());
+        TlsProbes.assertClosedWithAtMostAnAlert(garbage);
+      }
+      assertRefused(++failures, "failed: "); // in the TLS library's words
+      assertTrue(busy.awaitCount("at ", ++progress, STOP), busy.output());
+
+      try (Socket cut = NbdWire.startTls(port)) {
+        cut.getOutputStream().write(TlsProbes.halfAClientHello(port));
+        // The daemon waits for the rest (up to its handshake timeout) and serves the others.
+        assertTrue(busy.awaitCount("at ", ++progress, STOP), busy.output());
+        cut.shutdownOutput();
+        TlsProbes.assertClosedWithAtMostAnAlert(cut);
+      }
+      assertRefused(++failures, "the connection closed during the TLS handshake");
+      assertTrue(busy.awaitCount("at ", ++progress, STOP), busy.output());
+
+      Files.createFile(stop);
+      assertEquals(0, busy.awaitExit(STOP), busy.output());
+      Matcher served = Pattern.compile("served (\\d+) writes").matcher(busy.output());
+      assertTrue(served.find(), busy.output());
+      long writes = Long.parseLong(served.group(1));
+
+      String after = awaitMetric(USER_BYTES, Scrape.sum(before, USER_BYTES) + writes * 4096);
+      assertEquals(5, delta(before, after, "tidestore_tls_handshake_failures_total"), after);
+      assertEquals(writes, delta(before, after, NBD_OPS + "{op=\"write\""), after);
+      for (String op : List.of("trim", "write_zeroes", "flush")) {
+        assertEquals(0, delta(before, after, NBD_OPS + "{op=\"" + op + "\""), op);
+      }
+    }
+    assertEquals(vol, sha256("vol"), "a refused client changed vol");
+    assertFalse(osd.output().contains("\tat "), "a refusal logged a stack trace");
+  }
+
+  private static final String NBD_OPS = "tidestore_nbd_op_latency_seconds_count";
+  private static final String USER_BYTES = "tidestore_store_user_written_bytes_total";
+
+  /**
+   * nbdsh's script for the good client: on one connection to {@code uri}, 4 KiB writes each read
+   * back, a line {@code at N} every 20, until {@code stop} exists; then {@code served N writes}.
+   */
+  private static String busyClient(String uri, Path stop) {
+    return """
+        import os, time
+        h.set_uri_allow_local_file(True)
+        h.connect_uri("%s")
+        n = 0
+        while not os.path.exists("%s"):
+            data = bytes([n %% 251 + 1]) * 4096
+            h.pwrite(data, (n %% 1024) * 4096)
+            assert h.pread(4096, (n %% 1024) * 4096) == data, n
+            n += 1
+            if n %% 20 == 1:
+                print("at", n, flush=True)
+            time.sleep(0.002)
+        h.shutdown()
+        print("served", n, "writes", flush=True)
+        """
+        .formatted(uri, stop);
+  }
+
+  /** The {@code n}th refused handshake is logged with {@code reason}. */
+  private static void assertRefused(int n, String reason) throws InterruptedException {
+    assertTrue(osd.awaitCountContaining(NBD_HANDSHAKE_FAILED, n, STOP), osd.output());
+    List<String> lines =
+        osd.lines().stream().filter(l -> l.contains(NBD_HANDSHAKE_FAILED)).toList();
+    assertTrue(lines.get(n - 1).contains(reason), lines.get(n - 1));
+  }
+
+  /** The SHA-256 of image {@code image}'s whole content, read by the admin client. */
+  private static String sha256(String image) throws Exception {
+    String out =
+        nbdsh(
+            image,
+            "admin",
+            """
+            import hashlib
+            digest = hashlib.sha256()
+            for offset in range(0, h.get_size(), 16 << 20):
+                digest.update(h.pread(16 << 20, offset))
+            print("sha256", digest.hexdigest())
+            """);
+    Matcher m = Pattern.compile("sha256 ([0-9a-f]{64})").matcher(out);
+    assertTrue(m.find(), out);
+    return m.group(1);
+  }
+
+  /** The daemon's {@code /metrics}, over HTTPS with the admin's certificate. */
+  private static String metrics() throws Exception {
+    SSLContext tls = TlsContexts.jdkClient(CertificateFiles.client(clientDir("admin")));
+    try (HttpClient http = HttpClient.newBuilder().sslContext(tls).build()) {
+      HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + metricsPort + "/metrics"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, response.statusCode(), response.body());
+      return response.body();
+    }
+  }
+
+  /**
+   * Scrapes until {@code series} sums to {@code expected} (store meters come from shard snapshots
+   * up to a second old) and returns that scrape; fails after 10 s with the last one.
+   */
+  private static String awaitMetric(String series, double expected) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    String text = metrics();
+    while (Scrape.sum(text, series) != expected && System.nanoTime() < deadline) {
+      LockSupport.parkNanos(Duration.ofMillis(100).toNanos()); // the snapshot's age, not an event
+      text = metrics();
+    }
+    assertEquals(expected, Scrape.sum(text, series), text);
+    return text;
+  }
+
+  private static double delta(String before, String after, String series) {
+    return Scrape.sum(after, series) - Scrape.sum(before, series);
   }
 
   /** The data extents of {@code nbdinfo --map} output, as "start+length" words. */

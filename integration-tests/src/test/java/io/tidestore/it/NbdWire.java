@@ -10,7 +10,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * A bare NBD client over a blocking socket (fixed newstyle, NBD_OPT_EXPORT_NAME, simple replies),
  * so a test controls exactly which requests go out in one TCP write and sees the replies in the
- * order the server sent them. Spec: doc/proto.md of the NBD project.
+ * order the server sent them; or only as far as an acknowledged NBD_OPT_STARTTLS, for a test that
+ * then sends its own bytes in place of TLS. Spec: doc/proto.md of the NBD project.
  */
 final class NbdWire implements AutoCloseable {
   static final int READ = 0;
@@ -20,6 +21,9 @@ final class NbdWire implements AutoCloseable {
   static final int ENOSPC = 28;
   private static final long NBDMAGIC = 0x4e42444d41474943L;
   private static final long IHAVEOPT = 0x49484156454f5054L;
+  private static final long OPTION_REPLY_MAGIC = 0x3e889045565a9L;
+  private static final int OPT_STARTTLS = 5;
+  private static final int REP_ACK = 1;
   private static final int REQUEST_MAGIC = 0x25609513;
   private static final int SIMPLE_REPLY_MAGIC = 0x67446698;
 
@@ -46,14 +50,56 @@ final class NbdWire implements AutoCloseable {
       throw new IOException("not an NBD newstyle server");
     }
     in.readUnsignedShort(); // handshake flags
-    byte[] name = export.getBytes(StandardCharsets.UTF_8);
-    ByteBuffer hello = ByteBuffer.allocate(4 + 16 + name.length);
-    hello.putInt(3); // FIXED_NEWSTYLE | NO_ZEROES
-    hello.putLong(IHAVEOPT).putInt(1).putInt(name.length).put(name); // NBD_OPT_EXPORT_NAME
+    byte[] option = exportName(export);
+    ByteBuffer hello = ByteBuffer.allocate(4 + option.length);
+    hello.putInt(3).put(option); // FIXED_NEWSTYLE | NO_ZEROES
     socket.getOutputStream().write(hello.array());
     in.readLong(); // export size
     in.readUnsignedShort(); // transmission flags
     return new NbdWire(socket);
+  }
+
+  /**
+   * Connects, asks for TLS with NBD_OPT_STARTTLS and reads its reply, which must be an ACK; the
+   * socket's next bytes are the client's TLS handshake (a test sends what it likes instead).
+   */
+  static Socket startTls(int port) throws IOException {
+    Socket socket = new Socket("127.0.0.1", port);
+    try {
+      socket.setSoTimeout(30_000);
+      DataInputStream in = new DataInputStream(socket.getInputStream());
+      if (in.readLong() != NBDMAGIC || in.readLong() != IHAVEOPT) {
+        throw new IOException("not an NBD newstyle server");
+      }
+      in.readUnsignedShort(); // handshake flags
+      ByteBuffer ask = ByteBuffer.allocate(4 + 16);
+      ask.putInt(3); // FIXED_NEWSTYLE | NO_ZEROES
+      ask.putLong(IHAVEOPT).putInt(OPT_STARTTLS).putInt(0);
+      socket.getOutputStream().write(ask.array());
+      long magic = in.readLong();
+      int option = in.readInt();
+      int type = in.readInt();
+      byte[] data = new byte[in.readInt()];
+      in.readFully(data);
+      if (magic != OPTION_REPLY_MAGIC || option != OPT_STARTTLS || type != REP_ACK) {
+        throw new IOException("STARTTLS not acknowledged: reply type " + type);
+      }
+      return socket;
+    } catch (IOException e) {
+      socket.close();
+      throw e;
+    }
+  }
+
+  /** An NBD_OPT_EXPORT_NAME option naming {@code export}, as {@link #connect} sends it. */
+  static byte[] exportName(String export) {
+    byte[] name = export.getBytes(StandardCharsets.UTF_8);
+    return ByteBuffer.allocate(16 + name.length)
+        .putLong(IHAVEOPT)
+        .putInt(1)
+        .putInt(name.length)
+        .put(name)
+        .array();
   }
 
   /** Encodes one request into {@code batch}; nothing is sent until {@link #send}. */

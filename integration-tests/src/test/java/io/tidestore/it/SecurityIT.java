@@ -17,24 +17,19 @@ import io.netty.handler.ssl.SslProvider;
 import io.tidestore.client.ObjectClient;
 import io.tidestore.osd.protocol.OpException;
 import io.tidestore.osd.protocol.Status;
-import io.tidestore.osd.security.CertificateAuthority;
 import io.tidestore.osd.security.CertificateFiles;
 import io.tidestore.osd.security.TlsContexts;
 import io.tidestore.osd.security.TlsInit;
 import io.tidestore.store.testing.RequiredTools;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -42,8 +37,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -132,7 +125,11 @@ class SecurityIT {
         assertTrue(osd.awaitCountContaining(HANDSHAKE_FAILED, ++failures, WAIT), osd.output());
         assertServed(admin);
 
-        for (Path refused : List.of(caOnly(), anotherCa(), expired())) {
+        for (Path refused :
+            List.of(
+                RefusedCertificates.caOnly(pki, dir),
+                RefusedCertificates.anotherCa(pki, dir, "admin"),
+                RefusedCertificates.expired(pki, dir, "admin"))) {
           ExecutionException e =
               assertThrows(
                   ExecutionException.class,
@@ -260,28 +257,12 @@ class SecurityIT {
 
   /** A TLS handshake record header followed by random bytes. */
   private void garbageAfterATlsHeaderIsClosed() throws IOException {
-    byte[] garbage = new byte[69];
-    new java.util.Random(18).nextBytes(garbage);
-    garbage[0] = 0x16;
-    garbage[1] = 0x03;
-    garbage[2] = 0x03;
-    garbage[3] = 0x00;
-    garbage[4] = 64;
-    assertClosed(garbage, false);
+    assertClosed(TlsProbes.garbageRecord(), false);
   }
 
   /** The first half of a real TLS 1.3 ClientHello, then the client stops sending. */
   private void truncatedClientHelloIsClosed() throws Exception {
-    SSLContext context = SSLContext.getInstance("TLSv1.3");
-    context.init(null, null, null);
-    SSLEngine engine = context.createSSLEngine("127.0.0.1", objectPort);
-    engine.setUseClientMode(true);
-    ByteBuffer hello = ByteBuffer.allocate(engine.getSession().getPacketBufferSize());
-    engine.wrap(ByteBuffer.allocate(0), hello);
-    hello.flip();
-    byte[] half = new byte[hello.remaining() / 2];
-    hello.get(half);
-    assertClosed(half, true);
+    assertClosed(TlsProbes.halfAClientHello(objectPort), true);
   }
 
   /**
@@ -297,43 +278,8 @@ class SecurityIT {
       if (halfClose) {
         socket.shutdownOutput();
       }
-      InputStream in = socket.getInputStream();
-      byte[] answer = in.readAllBytes();
-      assertTrue(
-          answer.length == 0 || answer[0] == 0x15,
-          "expected nothing or a TLS alert, got " + answer.length + " bytes");
+      TlsProbes.assertClosedWithAtMostAnAlert(socket);
     }
-  }
-
-  /** A client certificate directory with the CA only: no certificate to present. */
-  private Path caOnly() throws IOException {
-    Path caOnly = Files.createDirectories(dir.resolve("ca-only"));
-    Files.copy(pki.resolve("ca-cert.pem"), caOnly.resolve("ca-cert.pem"));
-    return caOnly;
-  }
-
-  /** A client of another CA that trusts this daemon: only the daemon's check refuses it. */
-  private Path anotherCa() throws Exception {
-    Path other = dir.resolve("other");
-    TlsInit.run(other, List.of("127.0.0.1"), List.of("admin"), Duration.ofDays(1), l -> {});
-    Path client = TlsInit.clientDir(other, "admin");
-    Files.copy(
-        pki.resolve("ca-cert.pem"),
-        client.resolve("ca-cert.pem"),
-        StandardCopyOption.REPLACE_EXISTING);
-    return client;
-  }
-
-  /** The admin's name from the right CA, but valid only until nine days ago. */
-  private Path expired() throws Exception {
-    Path expired = Files.createDirectories(dir.resolve("expired"));
-    CertificateAuthority.Issued late =
-        CertificateAuthority.load(pki)
-            .client("admin", Instant.now().minus(Duration.ofDays(10)), Duration.ofDays(1));
-    Files.copy(pki.resolve("ca-cert.pem"), expired.resolve("ca-cert.pem"));
-    CertificateAuthority.writeCertificate(expired.resolve("client-cert.pem"), late.certificate());
-    CertificateAuthority.writeKey(expired.resolve("client-key.pem"), late.key());
-    return expired;
   }
 
   private String curlMetrics(Path client) throws Exception {

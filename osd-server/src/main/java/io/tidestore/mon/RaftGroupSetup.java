@@ -2,6 +2,7 @@ package io.tidestore.mon;
 
 import io.tidestore.cluster.wire.MonMessages;
 import io.tidestore.osd.security.CertificateFiles;
+import io.tidestore.osd.security.TlsContexts;
 import io.tidestore.osd.security.TlsMode;
 import java.io.File;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.Parameters;
@@ -17,6 +19,7 @@ import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.grpc.GrpcFactory;
 import org.apache.ratis.grpc.GrpcTlsConfig;
+import org.apache.ratis.grpc.GrpcUtil;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -27,14 +30,19 @@ import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.thirdparty.io.grpc.netty.GrpcSslContexts;
+import org.apache.ratis.thirdparty.io.netty.handler.ssl.ClientAuth;
+import org.apache.ratis.thirdparty.io.netty.handler.ssl.SslContext;
+import org.apache.ratis.thirdparty.io.netty.handler.ssl.SslContextBuilder;
+import org.apache.ratis.thirdparty.io.netty.handler.ssl.SslProvider;
 import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 
 /**
  * The Ratis configuration of the monitors: one fixed group of the {@code --peers}, Ratis' gRPC
  * transport between them on each monitor's port + 1 (its only transport with TLS for Raft itself:
- * under {@code --tls on|require} mutual TLS with the monitors' certificates, as every other cluster
- * link; a lone monitor keeps it on loopback), election timeouts that tolerate a busy 2-core
+ * under {@code --tls on|require} mutual TLS 1.3 with the monitors' certificates, as every other
+ * cluster link; a lone monitor keeps it on loopback), election timeouts that tolerate a busy 2-core
  * machine, and snapshots every {@code snapshotThreshold} entries with the log purged up to them.
  */
 final class RaftGroupSetup {
@@ -96,7 +104,8 @@ final class RaftGroupSetup {
 
   /**
    * The TLS of Raft: none under {@code --tls off}; else mutual TLS with this monitor's server
-   * certificate (also its client certificate, as {@code tls init} issues it) and the cluster's CA.
+   * certificate (also its client certificate, as {@code tls init} issues it) and the cluster's CA,
+   * the server accepting TLS 1.3 only ({@link #tls13Only}).
    */
   static Parameters parameters(MonSettings settings) throws IOException {
     Parameters parameters = new Parameters();
@@ -108,8 +117,31 @@ final class RaftGroupSetup {
       GrpcConfigKeys.Server.setTlsConf(parameters, tls);
       GrpcConfigKeys.Client.setTlsConf(parameters, tls);
       GrpcConfigKeys.Admin.setTlsConf(parameters, tls);
+      GrpcConfigKeys.Server.setServicesCustomizer(
+          parameters, (builder, services) -> builder.sslContext(tls13Only(tls)));
     }
     return parameters;
+  }
+
+  /**
+   * The server TLS context Ratis builds from {@code tls} (its construction in GrpcServicesImpl:
+   * gRPC's ciphers and ALPN, shaded BoringSSL, client certificates required), but TLS 1.3 only, as
+   * every other listener: GrpcTlsConfig has no protocol setting, so the services customizer, which
+   * Ratis calls on each server builder after setting its own context, replaces that context. The
+   * Raft clients keep Ratis' context (GrpcTlsConfig only): they offer 1.2 and 1.3, and every server
+   * they reach is a monitor's, which accepts only 1.3.
+   */
+  static SslContext tls13Only(GrpcTlsConfig tls) {
+    SslContextBuilder builder = GrpcUtil.initSslContextBuilderForServer(tls.getKeyManager());
+    builder.clientAuth(ClientAuth.REQUIRE);
+    GrpcUtil.setTrustManager(builder, tls.getTrustManager());
+    try {
+      return GrpcSslContexts.configure(builder, SslProvider.OPENSSL)
+          .protocols(TlsContexts.PROTOCOL)
+          .build();
+    } catch (SSLException e) {
+      throw new IllegalArgumentException("Raft's TLS context: " + e.getMessage(), e);
+    }
   }
 
   static RaftServer server(MonSettings settings, MapStateMachine stateMachine) throws IOException {

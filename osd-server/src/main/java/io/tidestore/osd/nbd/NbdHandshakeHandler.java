@@ -467,9 +467,8 @@ final class NbdHandshakeHandler extends ByteToMessageDecoder {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    if (!NbdTls.closedAfterTlsFailure(ctx, cause)) {
-      ConnectionErrors.closeAfter(ctx, cause, LOG, "NBD handshake failed");
-    }
+    // A failed TLS handshake after STARTTLS never gets here: the TLS handler's watch reports it.
+    ConnectionErrors.closeAfter(ctx, cause, LOG, "NBD handshake failed");
   }
 
   private static Optional<String> utf8(ByteBuf bytes) {

@@ -7,7 +7,6 @@ import io.tidestore.osd.security.Caps;
 import io.tidestore.osd.security.ServerSecurity;
 import io.tidestore.osd.security.TlsMode;
 import java.util.logging.Logger;
-import javax.net.ssl.SSLException;
 
 /**
  * One connection's TLS and what its client may do, as nbdkit does it: NBD_OPT_STARTTLS answers
@@ -20,6 +19,9 @@ import javax.net.ssl.SSLException;
  */
 final class NbdTls {
   private static final Logger LOG = Logger.getLogger(NbdTls.class.getName());
+
+  /** How the log lines and the handshake failures name this listener. */
+  private static final String LISTENER = "NBD";
 
   /** What {@link #startTls} did. */
   enum Outcome {
@@ -84,7 +86,7 @@ final class NbdTls {
       return Outcome.CLOSED;
     }
     // Our writes from here on pass through it; the ACK above is already on its way in clear.
-    ctx.pipeline().addBefore(ctx.name(), "nbd-tls", security.context().newHandler(ctx.alloc()));
+    security.startTls(ctx, LISTENER);
     active = true;
     caps = null;
     return Outcome.STARTED;
@@ -110,23 +112,5 @@ final class NbdTls {
   /** Who the client is, for refusals and log lines. */
   String who(ChannelHandlerContext ctx) {
     return caps(ctx).who();
-  }
-
-  /**
-   * Closes the connection with one line when {@code cause} is a failed TLS handshake (a client
-   * without an acceptable certificate, or not speaking TLS): bad input, not a server fault, so no
-   * stack trace. False for any other failure.
-   */
-  static boolean closedAfterTlsFailure(ChannelHandlerContext ctx, Throwable cause) {
-    if (!(cause.getCause() instanceof SSLException failure)) {
-      return false;
-    }
-    LOG.warning(
-        ctx.channel().remoteAddress()
-            + ": NBD TLS handshake failed: "
-            + failure.getMessage()
-            + ", closing");
-    ctx.close();
-    return true;
   }
 }

@@ -1,7 +1,6 @@
 package io.tidestore.osd.pg;
 
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslProvider;
 import io.tidestore.osd.security.CertificateFiles;
 import io.tidestore.osd.security.SecuritySettings;
 import io.tidestore.osd.security.TlsContexts;
@@ -10,8 +9,9 @@ import java.io.IOException;
 
 /**
  * The TLS of an OSD's links to the other OSDs: none when its own listeners have none, else TLS 1.3
- * presenting its server certificate as its client certificate, as its links to the monitors do
- * ({@code tls init} issues it for both purposes; with an auth file its name needs {@code *}).
+ * by the provider of its listeners ({@code --tls-provider}), presenting its server certificate as
+ * its client certificate, as its links to the monitors do ({@code tls init} issues it for both
+ * purposes; with an auth file its name needs {@code *}).
  */
 public final class PeerTls {
   private PeerTls() {}
@@ -20,6 +20,11 @@ public final class PeerTls {
     if (settings.tls() == TlsMode.OFF) {
       return null;
     }
-    return TlsContexts.client(CertificateFiles.server(settings.certificates()), SslProvider.JDK);
+    try {
+      return TlsContexts.client(
+          CertificateFiles.server(settings.certificates()), settings.provider().netty());
+    } catch (IllegalStateException e) { // --tls-provider openssl without BoringSSL
+      throw new IOException(e.getMessage(), e);
+    }
   }
 }

@@ -14,6 +14,11 @@ public record Caps(String identity, List<Grant> grants) {
     grants = List.copyOf(grants);
   }
 
+  /** Everything, for {@code identity} (null: no certificate), when there is no auth file. */
+  public static Caps full(String identity) {
+    return identity == null ? FULL : new Caps(identity, FULL.grants());
+  }
+
   /** Nothing at all (a client the auth file does not name, or one without a certificate). */
   public static Caps none(String identity) {
     return new Caps(identity, List.of());

@@ -1,6 +1,7 @@
 package io.tidestore.osd.security;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.ssl.OptionalSslHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
@@ -105,12 +106,23 @@ public final class ServerSecurity {
   }
 
   /**
+   * Puts TLS in front of {@code ctx}'s handler on a connection that has been talking in clear (NBD
+   * after its STARTTLS was acknowledged): as {@link #protect}, a failed handshake is counted,
+   * logged in one line naming {@code listener}, and closes the connection. TLS must be configured.
+   */
+  public void startTls(ChannelHandlerContext ctx, String listener) {
+    ctx.pipeline()
+        .addBefore(ctx.name(), "tls", context.newHandler(ctx.alloc()))
+        .addBefore(ctx.name(), "tls-watch", new HandshakeWatch(listener, counters));
+  }
+
+  /**
    * What the client of a connection may do: everything without an auth file, else its grants by the
    * CN of the certificate it presented in {@code session} (null: a plaintext connection, or one
    * without a certificate, which gets nothing).
    */
   public Caps caps(SSLSession session) {
-    return authFile == null ? Caps.FULL : authFile.caps(PeerIdentity.of(session));
+    return caps(PeerIdentity.of(session));
   }
 
   /**
@@ -118,7 +130,7 @@ public final class ServerSecurity {
    * identity}; null: no certificate), as the monitor's links know it after their handshake.
    */
   public Caps caps(String identity) {
-    return authFile == null ? Caps.FULL : authFile.caps(identity);
+    return authFile == null ? Caps.full(identity) : authFile.caps(identity);
   }
 
   /** {@link #caps(SSLSession)} of {@code channel}'s TLS session, once its handshake is done. */

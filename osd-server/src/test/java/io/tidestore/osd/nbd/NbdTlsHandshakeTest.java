@@ -35,9 +35,9 @@ class NbdTlsHandshakeTest {
   @TempDir Path dir;
 
   private final MemoryImage disk = new MemoryImage("disk", 1 << 20, false);
+  private ServerSecurity security;
 
   private NbdTestWire connect(TlsMode mode, String authFile) throws Exception {
-    ServerSecurity security;
     if (mode == TlsMode.OFF) {
       security = ServerSecurity.plaintext();
     } else {
@@ -104,8 +104,24 @@ class NbdTlsHandshakeTest {
     wire.option(Nbd.OPT_STARTTLS, Unpooled.EMPTY_BUFFER);
     wire.optionReply(Nbd.OPT_STARTTLS, Nbd.REP_ACK);
     assertNotNull(wire.ch.pipeline().get(SslHandler.class));
-    assertEquals("nbd-tls", wire.ch.pipeline().names().getFirst());
+    assertEquals(List.of("tls", "tls-watch"), wire.ch.pipeline().names().subList(0, 2));
     assertTrue(wire.ch.isOpen());
+  }
+
+  @Test
+  void aFailedTlsHandshakeAfterStartTlsIsCountedAndCloses() throws Exception {
+    NbdTestWire garbage = connect(TlsMode.REQUIRE, null);
+    garbage.option(Nbd.OPT_STARTTLS, Unpooled.EMPTY_BUFFER);
+    garbage.optionReply(Nbd.OPT_STARTTLS, Nbd.REP_ACK);
+    garbage.ch.writeInbound(Unpooled.copiedBuffer("not a TLS record", StandardCharsets.US_ASCII));
+    assertFalse(garbage.ch.isOpen());
+    assertEquals(1, security.counters().handshakeFailures());
+
+    NbdTestWire cut = connect(TlsMode.REQUIRE, null);
+    cut.option(Nbd.OPT_STARTTLS, Unpooled.EMPTY_BUFFER);
+    cut.optionReply(Nbd.OPT_STARTTLS, Nbd.REP_ACK);
+    cut.ch.close(); // the client hangs up before its ClientHello is complete
+    assertEquals(1, security.counters().handshakeFailures(), "a handshake cut short counts too");
   }
 
   @Test

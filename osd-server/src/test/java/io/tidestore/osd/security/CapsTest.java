@@ -60,6 +60,15 @@ class CapsTest {
   }
 
   @Test
+  void withoutAnAuthFileEveryClientMayDoEverythingUnderItsOwnName() {
+    Caps admin = ServerSecurity.plaintext().caps("admin");
+    assertTrue(admin.admin());
+    assertEquals("client 'admin'", admin.who()); // in the log lines, as with an auth file
+    assertEquals(
+        "a client without a certificate", ServerSecurity.plaintext().caps((String) null).who());
+  }
+
+  @Test
   void refusalsSayWhyForTheMetricAndTheMessage() throws IOException {
     AuthFile f = file("ro allow r");
     assertEquals(Refusal.NO_CERTIFICATE, f.caps(null).refusal(Access.READ));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.tidestore.osd.config.ConfFile;
+import io.tidestore.osd.config.MemoryTempDir;
 import io.tidestore.store.testing.AllocationBound;
 import io.tidestore.store.testing.LineErrors;
 import io.tidestore.store.testing.LogTrap;
@@ -32,7 +33,9 @@ import picocli.CommandLine.Model.CommandSpec;
 class ConfFileFuzzTest {
   private static final LogTrap LOG = LogTrap.on("io.tidestore");
 
-  @TempDir static Path dir;
+  // In memory: a file rewritten per input on the disk took longer than reading it (MemoryTempDir).
+  @TempDir(factory = MemoryTempDir.class)
+  static Path dir;
 
   private final CommandLine cli = TidestoreMain.newCommandLine();
   private final CommandSpec osd = cli.getSubcommands().get("osd").getCommandSpec();

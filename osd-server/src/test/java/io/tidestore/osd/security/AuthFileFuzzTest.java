@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.tidestore.osd.config.MemoryTempDir;
 import io.tidestore.osd.config.Utf8Lines;
 import io.tidestore.store.testing.AllocationBound;
 import io.tidestore.store.testing.LineErrors;
@@ -33,7 +34,9 @@ class AuthFileFuzzTest {
   private static final Pattern POOL = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
   private static final Pattern IMAGE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
-  @TempDir static Path dir;
+  // In memory: a file rewritten per input on the disk took longer than reading it (MemoryTempDir).
+  @TempDir(factory = MemoryTempDir.class)
+  static Path dir;
 
   @FuzzTest
   void read(byte[] input) throws IOException {

@@ -24,17 +24,13 @@ class ClusterAllOsdsKilledIT {
   @Test
   void acknowledgedWritesSurviveTheDeathOfEveryOsdAtOnce() throws Exception {
     try (ClusterProcesses.Cluster cluster = ClusterProcesses.startCluster(dir, 3)) {
-      ClusterProcesses.Result pool =
-          ClusterProcesses.poolCreate(cluster.monitors(), POOL, 3, 2, 16);
-      assertEquals(0, pool.exit(), pool.output());
+      ClusterProcesses.createPool(cluster.monitors(), POOL, 3, 2, 16);
       try (ClusterClient client = cluster.client(Duration.ofMinutes(2));
           VersionedWriters writers = new VersionedWriters(client, POOL, 4, 32)) {
         assertTrue(writers.awaitAcks(300, Duration.ofSeconds(60)), "writes before the kill");
         OsdProcess.kill9All(List.copyOf(cluster.osds().values()));
         long before = writers.acks();
-        for (int id : List.copyOf(cluster.osds().keySet())) {
-          cluster.restartOsd(id);
-        }
+        cluster.restartOsds(List.copyOf(cluster.osds().keySet()));
         // The writes in flight at the kill are sent again and acknowledged, and new ones follow.
         assertTrue(
             writers.awaitAcks(before + 300, Duration.ofSeconds(90)),

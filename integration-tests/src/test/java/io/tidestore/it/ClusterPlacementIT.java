@@ -3,6 +3,7 @@ package io.tidestore.it;
 import static io.tidestore.it.ClusterProcesses.awaitMonReady;
 import static io.tidestore.it.ClusterProcesses.awaitRegistered;
 import static io.tidestore.it.ClusterProcesses.awaitStatus;
+import static io.tidestore.it.ClusterProcesses.awaitStatusCommand;
 import static io.tidestore.it.ClusterProcesses.run;
 import static io.tidestore.it.ClusterProcesses.startMon;
 import static io.tidestore.it.ClusterProcesses.startOsd;
@@ -74,8 +75,9 @@ class ClusterPlacementIT {
       awaitMonReady(mon);
       Map<Integer, OsdProcess> byId = new HashMap<>();
       for (int i = 0; i < 3; i++) {
-        OsdProcess osd = startOsd(dir.resolve("osd." + i), monitors);
-        osds.add(osd);
+        osds.add(startOsd(dir.resolve("osd." + i), monitors));
+      }
+      for (OsdProcess osd : osds) {
         byId.put(awaitRegistered(osd), osd);
       }
       awaitStatus(monitors, MARK_DOWN, s -> s.path("osdmap").path("num_up_osds").asInt() == 3);
@@ -99,7 +101,7 @@ class ClusterPlacementIT {
       expected.remove(Integer.valueOf(killed));
       assertEquals(expected, after.up(), "the others keep their order, no data moves");
       JsonNode status =
-          awaitStatus(
+          awaitStatusCommand(
               monitors,
               MARK_DOWN,
               s ->
@@ -115,7 +117,8 @@ class ClusterPlacementIT {
       int second = after.primary();
       byId.get(second).kill9();
       JsonNode undersized =
-          awaitStatus(monitors, MARK_DOWN, s -> s.path("osdmap").path("num_up_osds").asInt() == 1);
+          awaitStatusCommand(
+              monitors, MARK_DOWN, s -> s.path("osdmap").path("num_up_osds").asInt() == 1);
       assertEquals(
           "undersized+degraded+peered", byState(undersized, 0).path("state_name").asText());
       assertEquals(64, byState(undersized, 0).path("count").asInt(), undersized.toString());

@@ -5,8 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidestore.client.ClusterClient;
+import io.tidestore.cluster.client.ClusterStatus;
 import io.tidestore.cluster.client.MonAddresses;
+import io.tidestore.cluster.client.MonClient;
 import io.tidestore.cluster.local.MonPortPair;
+import io.tidestore.cluster.map.ClusterMap;
+import io.tidestore.cluster.map.MapCommand;
+import io.tidestore.cluster.pgstats.PgSummary;
 import io.tidestore.cluster.wire.LinkSecurity;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -18,13 +23,15 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * What the cluster tests share: monitors and cluster-mode OSDs as real processes of the jar, the
- * client commands ({@code status}, {@code pool}) run as processes too, and free ports.
+ * client commands ({@code status}, {@code pool}) run as processes where a test checks them and
+ * their code run in this JVM where a test only needs what they do (polls, set-up), and free ports.
  */
 final class ClusterProcesses {
   static final Duration START = Duration.ofSeconds(60);
@@ -125,11 +132,22 @@ final class ClusterProcesses {
 
     /** Starts OSD {@code id} again on its data directory (plus {@code extra}) and waits for it. */
     OsdProcess restartOsd(int id, String... extra) throws IOException, InterruptedException {
-      OsdProcess osd = startOsd(data.get(id), monitors, extra);
-      osds.put(id, osd);
-      int registered = awaitRegistered(osd);
-      assertTrue(registered == id, "osd." + id + " came back as osd." + registered);
-      return osd;
+      restartOsds(List.of(id), extra);
+      return osds.get(id);
+    }
+
+    /**
+     * Starts each OSD of {@code ids} again on its data directory (plus {@code extra}), all at once,
+     * then waits for each to register under its id.
+     */
+    void restartOsds(List<Integer> ids, String... extra) throws IOException, InterruptedException {
+      for (int id : ids) {
+        osds.put(id, startOsd(data.get(id), monitors, extra));
+      }
+      for (int id : ids) {
+        int registered = awaitRegistered(osds.get(id));
+        assertTrue(registered == id, "osd." + id + " came back as osd." + registered);
+      }
     }
 
     @Override
@@ -189,13 +207,12 @@ final class ClusterProcesses {
       for (OsdProcess mon : cluster.mons().values()) {
         awaitMonReady(mon);
       }
+      List<Path> data = new ArrayList<>();
       for (int i = 0; i < count; i++) {
-        addOsd(cluster, dir.resolve("osd." + i), osdExtra);
+        data.add(dir.resolve("osd." + i));
       }
-      awaitStatus(
-          monitors,
-          Duration.ofSeconds(30),
-          s -> s.path("osdmap").path("num_up_osds").asInt() == count);
+      addOsds(cluster, data, osdExtra);
+      awaitMap(monitors, Duration.ofSeconds(30), m -> m.numUp() == count);
       return cluster;
     } catch (Exception | Error e) {
       cluster.close();
@@ -206,17 +223,36 @@ final class ClusterProcesses {
   /** Starts a new OSD of {@code cluster} on {@code data}; its id, once it registered. */
   static int addOsd(Cluster cluster, Path data, String... extra)
       throws IOException, InterruptedException {
-    OsdProcess osd = startOsd(data, cluster.monitors(), extra);
-    int id;
+    return addOsds(cluster, List.of(data), extra).get(0);
+  }
+
+  /**
+   * Starts a new OSD of {@code cluster} on each of {@code data}, all at once, then waits for each
+   * to register; their ids, in the order of {@code data}.
+   */
+  static List<Integer> addOsds(Cluster cluster, List<Path> data, String... extra)
+      throws IOException, InterruptedException {
+    List<OsdProcess> started = new ArrayList<>();
     try {
-      id = awaitRegistered(osd);
-    } catch (AssertionError e) {
-      osd.close();
+      for (Path d : data) {
+        started.add(startOsd(d, cluster.monitors(), extra));
+      }
+      List<Integer> ids = new ArrayList<>();
+      for (int i = 0; i < started.size(); i++) {
+        int id = awaitRegistered(started.get(i));
+        cluster.osds().put(id, started.get(i));
+        cluster.data().put(id, data.get(i));
+        ids.add(id);
+      }
+      return ids;
+    } catch (IOException | InterruptedException | RuntimeException | Error e) {
+      for (OsdProcess osd : started) {
+        if (!cluster.osds().containsValue(osd)) {
+          osd.close();
+        }
+      }
       throw e;
     }
-    cluster.osds().put(id, osd);
-    cluster.data().put(id, data);
-    return id;
   }
 
   /** Ports for {@code n} monitors: free pairs (P, the Raft port P+1) that do not overlap. */
@@ -323,6 +359,24 @@ final class ClusterProcesses {
         monitors);
   }
 
+  /**
+   * Creates a pool as {@link #poolCreate} does, in this JVM (where the command is not what a test
+   * is about, a JVM of its own per pool is only time); fails when the monitors refuse it.
+   */
+  static void createPool(String monitors, String name, int size, int minSize, int pgNum)
+      throws IOException, InterruptedException {
+    try (MonClient client = monClient(monitors)) {
+      client.poolCreate(new MapCommand.PoolCreate(name, size, minSize, pgNum, null));
+    }
+  }
+
+  /** A client of the monitors {@code monitors} over plaintext (requests fail after 30 s). */
+  static MonClient monClient(String monitors) {
+    return new MonClient(MonAddresses.parse(monitors), LinkSecurity.PLAINTEXT, COMMAND_TIMEOUT);
+  }
+
+  private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
+
   /** {@code tidestore status --mon MONITORS --format json}, parsed; fails on a non-zero exit. */
   static JsonNode status(String monitors) throws IOException, InterruptedException {
     Result r = run("status", "--mon", monitors, "--format", "json");
@@ -332,38 +386,77 @@ final class ClusterProcesses {
   }
 
   /**
-   * Asks for the status until {@code until} holds (the monitors' map moves on their own clock:
-   * grace, down-out interval) and returns it; fails with the last status at the deadline.
+   * What {@link #status} prints, gathered in this JVM through {@code client} (the command's own
+   * code, {@link ClusterStatus}, without a JVM per look).
+   */
+  private static JsonNode status(MonClient client, String monitors)
+      throws IOException, InterruptedException {
+    return JSON.readTree(ClusterStatus.gather(client, MonAddresses.parse(monitors)).json());
+  }
+
+  /**
+   * Looks at the status (in this JVM, every {@link #POLL}) until {@code until} holds (the monitors'
+   * map moves on their own clock: grace, down-out interval) and returns it; fails with the last
+   * status at the deadline.
    */
   static JsonNode awaitStatus(String monitors, Duration timeout, Predicate<JsonNode> until)
       throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
-    JsonNode last;
-    do {
-      last = status(monitors);
-      if (until.test(last)) {
-        return last;
+    try (MonClient client = monClient(monitors)) {
+      JsonNode last = status(client, monitors);
+      while (!until.test(last)) {
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError("status never matched within " + timeout + ": " + last);
+        }
+        TimeUnit.MILLISECONDS.sleep(POLL.toMillis());
+        last = status(client, monitors);
       }
-    } while (System.nanoTime() < deadline);
-    throw new AssertionError("status never matched within " + timeout + ": " + last);
+      return last;
+    }
+  }
+
+  /**
+   * {@link #awaitStatus}, then the same of the {@code status --format json} command, whose output
+   * is what the caller checks: the status it printed.
+   */
+  static JsonNode awaitStatusCommand(String monitors, Duration timeout, Predicate<JsonNode> until)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    awaitStatus(monitors, timeout, until);
+    JsonNode printed = status(monitors);
+    while (!until.test(printed)) { // it moved on between the two looks: look again
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("status never printed a match within " + timeout + ": " + printed);
+      }
+      TimeUnit.MILLISECONDS.sleep(POLL.toMillis());
+      printed = status(monitors);
+    }
+    return printed;
+  }
+
+  /** How often a wait on the monitors' status looks again. */
+  static final Duration POLL = Duration.ofMillis(200);
+
+  /** Waits until the monitors' map satisfies {@code until} (each map is pushed to the client). */
+  static void awaitMap(String monitors, Duration timeout, Predicate<ClusterMap> until)
+      throws IOException, InterruptedException {
+    try (ClusterClient client =
+        ClusterClient.connect(
+            MonAddresses.parse(monitors), LinkSecurity.PLAINTEXT, null, COMMAND_TIMEOUT)) {
+      assertTrue(client.awaitMap(until, timeout), "map never matched within " + timeout);
+    }
   }
 
   /**
    * Waits until every PG of the cluster is active+clean as the monitors report it (each PG's
    * primary peered and recovered it on its own: no client op is needed to start recovery).
    */
-  static JsonNode awaitActiveClean(String monitors, Duration timeout)
+  static void awaitActiveClean(String monitors, Duration timeout)
       throws IOException, InterruptedException {
-    return awaitStatus(monitors, timeout, ClusterProcesses::activeClean);
-  }
-
-  /** Whether a status shows every PG active+clean. */
-  static boolean activeClean(JsonNode status) {
-    JsonNode pgmap = status.path("pgmap");
-    JsonNode states = pgmap.path("pgs_by_state");
-    return states.size() == 1
-        && states.get(0).path("state_name").asText().equals("active+clean")
-        && states.get(0).path("count").asLong() == pgmap.path("num_pgs").asLong();
+    try (MonClient client = monClient(monitors)) {
+      PgSummary pgs = client.awaitPgs(PgSummary::allClean, timeout);
+      assertTrue(pgs.allClean(), "not active+clean within " + timeout + ": " + pgs.byState());
+    }
   }
 
   /** The entry of {@code osd} in {@code osdmap.osds} of a status. */

@@ -25,9 +25,7 @@ class ClusterQuickRestartIT {
   @Test
   void osdsKilledAndStartedAgainAtOnceLoseNothing() throws Exception {
     try (ClusterProcesses.Cluster cluster = ClusterProcesses.startCluster(dir, 3)) {
-      ClusterProcesses.Result pool =
-          ClusterProcesses.poolCreate(cluster.monitors(), POOL, 3, 2, 16);
-      assertEquals(0, pool.exit(), pool.output());
+      ClusterProcesses.createPool(cluster.monitors(), POOL, 3, 2, 16);
       try (ClusterClient client = cluster.client(Duration.ofMinutes(2));
           VersionedWriters writers = new VersionedWriters(client, POOL, 4, 32)) {
         assertTrue(writers.awaitAcks(200, Duration.ofSeconds(60)), "writes before the kills");

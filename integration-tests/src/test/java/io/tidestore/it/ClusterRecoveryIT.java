@@ -4,7 +4,7 @@ import static io.tidestore.it.ClusterProcesses.awaitActiveClean;
 import static io.tidestore.it.ClusterProcesses.awaitRegistered;
 import static io.tidestore.it.ClusterProcesses.awaitStatus;
 import static io.tidestore.it.ClusterProcesses.client;
-import static io.tidestore.it.ClusterProcesses.poolCreate;
+import static io.tidestore.it.ClusterProcesses.createPool;
 import static io.tidestore.it.ClusterProcesses.startOsd;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -54,7 +54,7 @@ class ClusterRecoveryIT {
     try (ClusterProcesses.Cluster cluster = ClusterProcesses.startCluster(dir, 3)) {
       String monitors = cluster.monitors();
       Map<Integer, OsdProcess> byId = cluster.osds();
-      assertEquals(0, poolCreate(monitors, "rec", 3, 1, 8).exit());
+      createPool(monitors, "rec", 3, 1, 8);
       Map<String, byte[]> model = new LinkedHashMap<>();
       Random r = new Random(11);
       int away = byId.keySet().iterator().next();

@@ -59,21 +59,24 @@ class ClusterRecoveryIT {
       Random r = new Random(11);
       int away = byId.keySet().iterator().next();
       try (ClusterClient client = client(cluster.port())) {
-        writeAll(client, r, model, "a", 24, 1);
+        writeAll(client, r, model, "a", 24);
         byId.get(away).kill9();
         awaitStatus(monitors, MARK_DOWN, s -> s.path("osdmap").path("num_up_osds").asInt() == 2);
-        writeAll(client, r, model, "b", 24, 1); // new objects
-        writeAll(client, r, model, "a", 12, 1); // overwrites
+        writeAll(client, r, model, "b", 24); // new objects
+        writeAll(client, r, model, "a", 12); // overwrites
         for (int i = 12; i < 15; i++) {
           client.remove("rec", "a-" + i).get(60, TimeUnit.SECONDS);
           model.put("a-" + i, null);
         }
         // One object written more times than a clean PG's log keeps: its PG keeps more while a
         // member is away, so it is recovered from the log.
-        writeAll(client, r, model, WARM, 1, PgLog.KEEP + 100);
+        model.put(
+            WARM + "-0", ClusterObjects.rewrite(client, "rec", r, WARM + "-0", PgLog.KEEP + 100));
         // One written more times than even that: its PG needs a backfill. Every OSD holds a copy of
         // each of the 64 PGs of pool rbd and the 8 of this pool.
-        writeAll(client, r, model, "hot", 1, PgLog.keepNotClean(64 + 8) + 100);
+        model.put(
+            "hot-0",
+            ClusterObjects.rewrite(client, "rec", r, "hot-0", PgLog.keepNotClean(64 + 8) + 100));
       }
       OsdProcess back = startOsd(cluster.data().get(away), monitors);
       byId.put(away, back);
@@ -137,25 +140,18 @@ class ClusterRecoveryIT {
   }
 
   private static void writeAll(
-      ClusterClient client,
-      Random r,
-      Map<String, byte[]> model,
-      String prefix,
-      int count,
-      int times)
+      ClusterClient client, Random r, Map<String, byte[]> model, String prefix, int count)
       throws Exception {
-    for (int t = 0; t < times; t++) {
-      List<CompletableFuture<Void>> acks = new ArrayList<>();
-      for (int i = 0; i < count; i++) {
-        byte[] data = new byte[4096 * (1 + r.nextInt(times > 1 ? 1 : 8))];
-        r.nextBytes(data);
-        String name = prefix + "-" + i;
-        model.put(name, data);
-        acks.add(client.write("rec", name, 0, Unpooled.wrappedBuffer(data)));
-      }
-      for (CompletableFuture<Void> ack : acks) {
-        ack.get(60, TimeUnit.SECONDS);
-      }
+    List<CompletableFuture<Void>> acks = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      byte[] data = new byte[4096 * (1 + r.nextInt(8))];
+      r.nextBytes(data);
+      String name = prefix + "-" + i;
+      model.put(name, data);
+      acks.add(client.write("rec", name, 0, Unpooled.wrappedBuffer(data)));
+    }
+    for (CompletableFuture<Void> ack : acks) {
+      ack.get(60, TimeUnit.SECONDS);
     }
   }
 

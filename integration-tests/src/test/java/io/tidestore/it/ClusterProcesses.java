@@ -177,6 +177,16 @@ final class ClusterProcesses {
    */
   static Cluster startCluster(Path dir, int count, int monCount, String... osdExtra)
       throws Exception {
+    return startCluster(dir, count, monCount, List.of("--osd-heartbeat-grace", "2s"), osdExtra);
+  }
+
+  /**
+   * {@link #startCluster(Path, int, int, String...)} with the monitors' own flags {@code monExtra}
+   * (besides {@code --failure-domain osd}) instead of the tests' short heartbeat grace.
+   */
+  static Cluster startCluster(
+      Path dir, int count, int monCount, List<String> monExtra, String... osdExtra)
+      throws Exception {
     List<Integer> ports = monPorts(monCount);
     List<String> peerList = new ArrayList<>();
     List<String> addresses = new ArrayList<>();
@@ -188,6 +198,8 @@ final class ClusterProcesses {
     Cluster cluster =
         new Cluster(new LinkedHashMap<>(), monitors, new HashMap<>(), new HashMap<>());
     try {
+      List<String> monFlags = new ArrayList<>(monExtra);
+      monFlags.addAll(List.of("--failure-domain", "osd"));
       for (int i = 0; i < monCount; i++) {
         String id = String.valueOf((char) ('a' + i));
         cluster
@@ -199,10 +211,7 @@ final class ClusterProcesses {
                     dir.resolve("mon." + id),
                     ports.get(i),
                     monCount == 1 ? null : String.join(",", peerList),
-                    "--osd-heartbeat-grace",
-                    "2s",
-                    "--failure-domain",
-                    "osd"));
+                    monFlags.toArray(String[]::new)));
       }
       for (OsdProcess mon : cluster.mons().values()) {
         awaitMonReady(mon);

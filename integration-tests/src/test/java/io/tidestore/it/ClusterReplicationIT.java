@@ -30,16 +30,23 @@ import org.junit.jupiter.api.io.TempDir;
  * Primary-copy replication between real processes (one monitor, three OSDs, pool rbd of size 3 and
  * min_size 2): every acknowledged write reads back through whichever OSD is primary after its
  * primary was killed with SIGKILL (so the replicas had it), writes keep being acknowledged with two
- * of three members, and none is with one.
+ * of three members, and none is with one. The monitor runs with the default heartbeat grace (6 s,
+ * where the other cluster tests take 2 s), and writers keep going across the kill of the primary:
+ * no client op waits 30 s or more for its answer (the issue: I/O to a PG whose primary died resumes
+ * within 30 s at the default settings).
  */
 class ClusterReplicationIT {
   private static final Duration MARK_DOWN = Duration.ofSeconds(30);
+
+  /** The longest a client op may wait across the kill of its PG's primary. */
+  private static final Duration RESUMES_WITHIN = Duration.ofSeconds(30);
 
   @TempDir Path dir;
 
   @Test
   void acknowledgedWritesSurviveTheirPrimaryAndNothingIsAckedBelowMinSize() throws Exception {
-    try (ClusterProcesses.Cluster cluster = ClusterProcesses.startCluster(dir, 3)) {
+    // No --osd-heartbeat-grace: the monitor's default.
+    try (ClusterProcesses.Cluster cluster = ClusterProcesses.startCluster(dir, 3, 1, List.of())) {
       int port = cluster.port();
       String monitors = cluster.monitors();
       Map<Integer, OsdProcess> byId = cluster.osds();
@@ -65,15 +72,33 @@ class ClusterReplicationIT {
             ObjectOpsException.Code.NOT_FOUND,
             ((ObjectOpsException) failure(client.stat("rbd", "a-1"))).code());
 
-        // Kill the primary of a-0: its replicas must serve everything it acknowledged.
+        // Kill the primary of a-0 under writes: its replicas must serve everything it
+        // acknowledged, and the writes to its PGs wait for the new primaries, not 30 s.
         PoolInfo rbd = client.map().pool("rbd").orElseThrow();
         PgMapping a0 = Placement.of(client.map()).object(rbd, "a-0");
-        byId.get(a0.actingPrimary()).kill9();
-        awaitStatus(monitors, MARK_DOWN, s -> s.path("osdmap").path("num_up_osds").asInt() == 2);
-        written.verify(client);
-        assertArrayEquals(
-            new byte[] {9},
-            bytes(client.getXattr("rbd", "a-0", "owner").get(60, TimeUnit.SECONDS)));
+        try (VersionedWriters writers = new VersionedWriters(client, "rbd", 4, 32)) {
+          assertTrue(writers.awaitAcks(100, MARK_DOWN), "writes before the kill");
+          byId.get(a0.actingPrimary()).kill9();
+          awaitStatus(monitors, MARK_DOWN, s -> s.path("osdmap").path("num_up_osds").asInt() == 2);
+          written.verify(client);
+          assertArrayEquals(
+              new byte[] {9},
+              bytes(client.getXattr("rbd", "a-0", "owner").get(60, TimeUnit.SECONDS)));
+          long resumed = writers.acks();
+          assertTrue(
+              writers.awaitAcks(resumed + 100, MARK_DOWN),
+              "writes go on with two members (" + writers.acks() + " acknowledged)");
+          assertEquals(List.of(), writers.stopAndCheck());
+          Duration stall = writers.longestWait();
+          System.out.printf(
+              "ClusterReplicationIT: the longest client op across the kill of osd.%d (primary of"
+                  + " pg %s), default heartbeat grace: %d ms%n",
+              a0.actingPrimary(), a0.pg(), stall.toMillis());
+          assertTrue(stall.compareTo(RESUMES_WITHIN) < 0, "an op waited " + stall);
+          assertTrue(
+              stall.compareTo(Duration.ofSeconds(1)) > 0,
+              "no op waited across the kill (" + stall + "): the measure missed it");
+        }
 
         // Two of three members: writes are still acknowledged.
         written.write(client, r, "b", 20);

@@ -1,5 +1,7 @@
 package io.tidestore.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,6 +17,7 @@ import io.tidestore.cluster.pgstats.PgSummary;
 import io.tidestore.cluster.wire.LinkSecurity;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -465,6 +468,77 @@ final class ClusterProcesses {
     try (MonClient client = monClient(monitors)) {
       PgSummary pgs = client.awaitPgs(PgSummary::allClean, timeout);
       assertTrue(pgs.allClean(), "not active+clean within " + timeout + ": " + pgs.byState());
+    }
+  }
+
+  /**
+   * {@code tidestore cluster up --dir DIR ARGS...}, which must start {@code mons} monitors and
+   * {@code osds} OSDs (their pids go into {@code pids} as it says them, for the caller to stop
+   * whatever happens), say how to reach them (the exports, {@code cluster.json}), and leave a
+   * cluster that {@code status --dir} finds with every OSD up and in, healthy with 3 OSDs or more
+   * (pool rbd has size 3).
+   *
+   * @return the command's output lines and the status it found
+   */
+  static ClusterUp clusterUp(
+      Path dir, int mons, int osds, boolean tls, List<Long> pids, String... args)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of("cluster", "up", "--dir", dir.toString()));
+    command.addAll(Arrays.asList(args));
+    OsdProcess up = OsdProcess.start(command.toArray(String[]::new));
+    int exit = up.awaitExit(Duration.ofMinutes(3));
+    pids.addAll(startedPids(up));
+    assertEquals(0, exit, up.output());
+    assertEquals(mons + osds, pids.size(), "the monitors and the OSDs: " + up.output());
+    assertTrue(up.output().contains("export TIDESTORE_MON=127.0.0.1:"), up.output());
+    assertEquals(tls, up.output().contains("export TIDESTORE_TLS_CERTIFICATES="), up.output());
+    assertTrue(Files.isRegularFile(dir.resolve("cluster.json")));
+
+    Result status = run("status", "--dir", dir.toString(), "--format", "json");
+    assertEquals(0, status.exit(), status.output());
+    String out = status.output();
+    JsonNode s = JSON.readTree(out.substring(out.indexOf('{')));
+    assertEquals(osds, s.path("osdmap").path("num_up_osds").asInt(), s.toString());
+    assertEquals(osds, s.path("osdmap").path("num_in_osds").asInt(), s.toString());
+    if (osds >= 3) { // pool rbd has size 3: fewer OSDs leave its PGs undersized (HEALTH_WARN)
+      assertEquals("HEALTH_OK", s.path("health").path("status").asText(), s.toString());
+    }
+    return new ClusterUp(up.lines(), s);
+  }
+
+  /** What {@link #clusterUp} printed, and the status it found then. */
+  record ClusterUp(List<String> lines, JsonNode status) {}
+
+  private static final Pattern PID = Pattern.compile("pid (\\d+)");
+
+  /** The pids of the daemons {@code command} (cluster up, thrash) said it started. */
+  static List<Long> startedPids(OsdProcess command) {
+    List<Long> pids = new ArrayList<>();
+    for (String line : command.lines()) {
+      Matcher m = PID.matcher(line);
+      if (line.startsWith("started ") && m.find()) {
+        pids.add(Long.parseLong(m.group(1)));
+      }
+    }
+    return pids;
+  }
+
+  /** {@code tidestore cluster down --dir DIR}, which must stop every one of {@code pids}. */
+  static void clusterDown(Path dir, List<Long> pids) throws IOException, InterruptedException {
+    Result down = run("cluster", "down", "--dir", dir.toString());
+    assertEquals(0, down.exit(), down.output());
+    assertTrue(down.output().contains("mon.a stopped"), down.output());
+    for (long pid : pids) {
+      assertFalse(
+          ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
+          "pid " + pid + " still runs after cluster down");
+    }
+  }
+
+  /** Kills what is left of {@code pids} (the daemons are detached: never leave one behind). */
+  static void destroy(List<Long> pids) {
+    for (long pid : pids) {
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
     }
   }
 

@@ -37,12 +37,29 @@ final class ClusterObjects {
    * every acknowledgement.
    */
   void write(ClusterClient client, Random r, String prefix, int count) throws Exception {
+    write(client, pool, r, prefix, count, 16, written);
+  }
+
+  /**
+   * Writes {@code count} new objects {@code prefix-i} of {@code pool}, each of 1 to {@code blocks}
+   * 4 KiB blocks of random bytes, in parallel, puts each one's bytes into {@code into}, and waits
+   * for every acknowledgement.
+   */
+  static void write(
+      ClusterClient client,
+      String pool,
+      Random r,
+      String prefix,
+      int count,
+      int blocks,
+      Map<String, byte[]> into)
+      throws Exception {
     List<CompletableFuture<Void>> acks = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      byte[] data = new byte[4096 * (1 + r.nextInt(16))];
+      byte[] data = new byte[4096 * (1 + r.nextInt(blocks))];
       r.nextBytes(data);
       String name = prefix + "-" + i;
-      written.put(name, data);
+      into.put(name, data);
       acks.add(client.write(pool, name, 0, Unpooled.wrappedBuffer(data)));
     }
     for (CompletableFuture<Void> ack : acks) {

@@ -46,44 +46,60 @@ class ClusterOsdRestartIT {
 
   @Test
   void osdsKilledAndStartedAgainAtOnceLoseNothing() throws Exception {
-    String pool = "qr";
-    ClusterProcesses.createPool(cluster.monitors(), pool, 3, 2, 16);
-    try (ClusterClient client = cluster.client(Duration.ofMinutes(2));
-        VersionedWriters writers = new VersionedWriters(client, pool, 4, 32)) {
-      assertTrue(writers.awaitAcks(200, Duration.ofSeconds(60)), "writes before the kills");
-      for (int id : new TreeSet<>(cluster.osds().keySet())) {
-        long upFrom = client.map().osds().get(id).upFrom();
-        cluster.osds().get(id).kill9();
-        cluster.restartOsd(id);
-        assertTrue(
-            client.awaitMap(
-                m -> m.osds().get(id).up() && m.osds().get(id).upFrom() > upFrom,
-                Duration.ofSeconds(30)),
-            "osd." + id + " up again in a new incarnation");
-        long now = writers.acks();
-        assertTrue(
-            writers.awaitAcks(now + 100, Duration.ofSeconds(60)),
-            "writes go on after osd." + id + " came back (" + writers.acks() + ")");
-      }
-      assertEquals(List.of(), writers.stopAndCheck());
-    }
-    cleanAndAgreed(pool);
+    underWriters(
+        "qr",
+        200,
+        (client, writers) -> {
+          for (int id : new TreeSet<>(cluster.osds().keySet())) {
+            long upFrom = client.map().osds().get(id).upFrom();
+            cluster.osds().get(id).kill9();
+            cluster.restartOsd(id);
+            assertTrue(
+                client.awaitMap(
+                    m -> m.osds().get(id).up() && m.osds().get(id).upFrom() > upFrom,
+                    Duration.ofSeconds(30)),
+                "osd." + id + " up again in a new incarnation");
+            long now = writers.acks();
+            assertTrue(
+                writers.awaitAcks(now + 100, Duration.ofSeconds(60)),
+                "writes go on after osd." + id + " came back (" + writers.acks() + ")");
+          }
+        });
   }
 
   @Test
   void acknowledgedWritesSurviveTheDeathOfEveryOsdAtOnce() throws Exception {
-    String pool = "all";
+    underWriters(
+        "all",
+        300,
+        (client, writers) -> {
+          OsdProcess.kill9All(List.copyOf(cluster.osds().values()));
+          long before = writers.acks();
+          cluster.restartOsds(List.copyOf(cluster.osds().keySet()));
+          // The writes in flight at the kill are sent again and acknowledged, and new ones follow.
+          assertTrue(
+              writers.awaitAcks(before + 300, Duration.ofSeconds(90)),
+              "writes resume after the restart (" + writers.acks() + " acknowledged)");
+        });
+  }
+
+  /** What a test does to the OSDs while the writers write. */
+  @FunctionalInterface
+  private interface Kills {
+    void run(ClusterClient client, VersionedWriters writers) throws Exception;
+  }
+
+  /**
+   * Creates {@code pool} (size 3, min_size 2, 16 PGs), starts 4 writers over 32 of its objects,
+   * runs {@code kills} once {@code first} writes were acknowledged, then checks every read the
+   * writers made and every object, and that the cluster ends clean with every log agreeing.
+   */
+  private static void underWriters(String pool, int first, Kills kills) throws Exception {
     ClusterProcesses.createPool(cluster.monitors(), pool, 3, 2, 16);
     try (ClusterClient client = cluster.client(Duration.ofMinutes(2));
         VersionedWriters writers = new VersionedWriters(client, pool, 4, 32)) {
-      assertTrue(writers.awaitAcks(300, Duration.ofSeconds(60)), "writes before the kill");
-      OsdProcess.kill9All(List.copyOf(cluster.osds().values()));
-      long before = writers.acks();
-      cluster.restartOsds(List.copyOf(cluster.osds().keySet()));
-      // The writes in flight at the kill are sent again and acknowledged, and new ones follow.
-      assertTrue(
-          writers.awaitAcks(before + 300, Duration.ofSeconds(90)),
-          "writes resume after the restart (" + writers.acks() + " acknowledged)");
+      assertTrue(writers.awaitAcks(first, Duration.ofSeconds(60)), "writes before the kills");
+      kills.run(client, writers);
       assertEquals(List.of(), writers.stopAndCheck());
     }
     cleanAndAgreed(pool);

@@ -12,21 +12,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import io.tidestore.client.ClusterClient;
 import io.tidestore.cluster.pg.PgLog;
 import io.tidestore.cluster.placement.ObjectHash;
 import io.tidestore.osd.ops.ObjectOpsException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -139,20 +135,11 @@ class ClusterRecoveryIT {
     return seeds;
   }
 
+  /** {@link ClusterObjects#write}: {@code count} new objects of 4 to 32 KiB into pool rec. */
   private static void writeAll(
       ClusterClient client, Random r, Map<String, byte[]> model, String prefix, int count)
       throws Exception {
-    List<CompletableFuture<Void>> acks = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      byte[] data = new byte[4096 * (1 + r.nextInt(8))];
-      r.nextBytes(data);
-      String name = prefix + "-" + i;
-      model.put(name, data);
-      acks.add(client.write("rec", name, 0, Unpooled.wrappedBuffer(data)));
-    }
-    for (CompletableFuture<Void> ack : acks) {
-      ack.get(60, TimeUnit.SECONDS);
-    }
+    ClusterObjects.write(client, "rec", r, prefix, count, 8, model);
   }
 
   private static void verify(ClusterClient client, Map<String, byte[]> model) throws Exception {

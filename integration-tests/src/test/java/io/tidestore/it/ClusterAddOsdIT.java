@@ -41,9 +41,7 @@ class ClusterAddOsdIT {
         PgProbe probe = new PgProbe()) {
       ClusterObjects objects = new ClusterObjects(POOL);
       objects.write(client, new Random(23), "o", 96);
-      ClusterProcesses.Result pool =
-          ClusterProcesses.poolCreate(cluster.monitors(), "aw", 3, 2, 16);
-      assertEquals(0, pool.exit(), pool.output());
+      ClusterProcesses.createPool(cluster.monitors(), "aw", 3, 2, 16);
       try (VersionedWriters writers = new VersionedWriters(client, "aw", 4, 32)) {
         assertTrue(writers.awaitAcks(100, Duration.ofSeconds(60)), "writes before the join");
         ClusterMap before = client.map();

@@ -3,9 +3,15 @@ package io.tidestore.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tidestore.client.ClusterClient;
+import io.tidestore.client.ClusterObjectOps;
+import io.tidestore.cluster.client.MonAddresses;
+import io.tidestore.cluster.wire.LinkSecurity;
+import io.tidestore.osd.image.ImageAdmin;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,10 +51,22 @@ final class ClusterGateway implements AutoCloseable {
   }
 
   /** {@code image create NAME --size SIZE --mon MONITORS}, which must succeed. */
-  static void createImage(String monitors, String name, String size) throws Exception {
+  static void createImageCommand(String monitors, String name, String size) throws Exception {
     ClusterProcesses.Result created =
         ClusterProcesses.run("image", "create", name, "--size", size, "--mon", monitors);
     assertEquals(0, created.exit(), created.output());
+  }
+
+  /**
+   * Creates image {@code name} of {@code bytes} in pool rbd as {@link #createImageCommand} does, in
+   * this JVM: for a test the command is not what it is about.
+   */
+  static void createImage(String monitors, String name, long bytes) throws Exception {
+    try (ClusterClient client =
+        ClusterClient.connect(
+            MonAddresses.parse(monitors), LinkSecurity.PLAINTEXT, null, Duration.ofSeconds(60))) {
+      new ImageAdmin(new ClusterObjectOps(client, "rbd")).create(name, bytes);
+    }
   }
 
   /** The NBD URI of image {@code name}. */

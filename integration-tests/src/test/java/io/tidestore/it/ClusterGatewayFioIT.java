@@ -49,7 +49,7 @@ class ClusterGatewayFioIT {
     RequiredTools.command("fio", "fio");
     try (ClusterProcesses.Cluster cluster = ClusterProcesses.startCluster(dir, 3);
         ClusterClient client = cluster.client(Duration.ofSeconds(60))) {
-      ClusterGateway.createImage(cluster.monitors(), "vol", "8M");
+      ClusterGateway.createImage(cluster.monitors(), "vol", 8 << 20);
       try (ClusterGateway gateway = ClusterGateway.start(cluster.monitors())) {
         String uri = gateway.uri("vol");
         int victim = cluster.osds().keySet().iterator().next();

@@ -36,7 +36,7 @@ class ClusterGatewayIT {
     RequiredTools.command("nbdcopy", "libnbd-bin");
     try (ClusterProcesses.Cluster cluster = ClusterProcesses.startCluster(dir, 3)) {
       String monitors = cluster.monitors();
-      ClusterGateway.createImage(monitors, "vol0", "6M");
+      ClusterGateway.createImageCommand(monitors, "vol0", "6M");
       ClusterProcesses.Result listed = run("image", "ls", "--mon", monitors);
       assertTrue(listed.output().contains("vol0"), listed.output());
       try (ClusterGateway gateway = ClusterGateway.start(monitors)) {
@@ -46,7 +46,7 @@ class ClusterGatewayIT {
         System.arraycopy(first, 0, image, 0, first.length);
         gateway.write("vol0", image, dir);
         assertArrayEquals(image, gateway.read("vol0", dir), "written and read back");
-        ClusterGateway.createImage(monitors, "thin", "16M");
+        ClusterGateway.createImage(monitors, "thin", 16 * MIB);
         gateway.nbdsh("thin", THIN_WRITES, dir);
         assertEquals(THIN_DATA, gateway.dataExtents("thin", dir), "holes through the gateway");
         gateway.nbdsh("thin", THIN_READS, dir);

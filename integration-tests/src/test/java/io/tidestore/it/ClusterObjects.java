@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,12 +37,29 @@ final class ClusterObjects {
    * every acknowledgement.
    */
   void write(ClusterClient client, Random r, String prefix, int count) throws Exception {
+    write(client, pool, r, prefix, count, 16, written);
+  }
+
+  /**
+   * Writes {@code count} new objects {@code prefix-i} of {@code pool}, each of 1 to {@code blocks}
+   * 4 KiB blocks of random bytes, in parallel, puts each one's bytes into {@code into}, and waits
+   * for every acknowledgement.
+   */
+  static void write(
+      ClusterClient client,
+      String pool,
+      Random r,
+      String prefix,
+      int count,
+      int blocks,
+      Map<String, byte[]> into)
+      throws Exception {
     List<CompletableFuture<Void>> acks = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      byte[] data = new byte[4096 * (1 + r.nextInt(16))];
+      byte[] data = new byte[4096 * (1 + r.nextInt(blocks))];
       r.nextBytes(data);
       String name = prefix + "-" + i;
-      written.put(name, data);
+      into.put(name, data);
       acks.add(client.write(pool, name, 0, Unpooled.wrappedBuffer(data)));
     }
     for (CompletableFuture<Void> ack : acks) {
@@ -50,16 +68,41 @@ final class ClusterObjects {
   }
 
   /**
-   * Writes object {@code name} {@code times} times, one write after the other (each a new PG log
-   * entry), the last one's bytes being what it must hold.
+   * Writes object {@code name} {@code times} times (each a new PG log entry), the last one's bytes
+   * being what it must hold.
    */
   void rewrite(ClusterClient client, Random r, String name, int times) throws Exception {
+    written.put(name, rewrite(client, pool, r, name, times));
+  }
+
+  /** How many of {@link #rewrite}'s writes are in flight at once. */
+  private static final int IN_FLIGHT = 32;
+
+  /**
+   * Writes 4 KiB of random bytes to object {@code name} of {@code pool} {@code times} times, each a
+   * new PG log entry: all but the last {@link #IN_FLIGHT} at a time (the test needs the entries,
+   * not a round trip each), then the last alone, once every other was acknowledged, so that its
+   * bytes are what the object holds; those bytes.
+   */
+  static byte[] rewrite(ClusterClient client, String pool, Random r, String name, int times)
+      throws Exception {
     byte[] data = new byte[4096];
-    for (int t = 0; t < times; t++) {
+    Semaphore window = new Semaphore(IN_FLIGHT);
+    List<CompletableFuture<Void>> acks = new ArrayList<>();
+    for (int t = 0; t < times - 1; t++) {
       r.nextBytes(data);
-      client.write(pool, name, 0, Unpooled.wrappedBuffer(data.clone())).get(60, TimeUnit.SECONDS);
+      window.acquire();
+      acks.add(
+          client
+              .write(pool, name, 0, Unpooled.wrappedBuffer(data.clone()))
+              .whenComplete((v, e) -> window.release()));
     }
-    written.put(name, data);
+    for (CompletableFuture<Void> ack : acks) {
+      ack.get(60, TimeUnit.SECONDS);
+    }
+    r.nextBytes(data);
+    client.write(pool, name, 0, Unpooled.wrappedBuffer(data.clone())).get(60, TimeUnit.SECONDS);
+    return data;
   }
 
   /** Object {@code name} was removed: nothing is expected of it any more. */

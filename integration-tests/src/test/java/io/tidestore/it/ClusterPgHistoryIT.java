@@ -4,7 +4,7 @@ import static io.tidestore.it.ClusterProcesses.awaitActiveClean;
 import static io.tidestore.it.ClusterProcesses.awaitRegistered;
 import static io.tidestore.it.ClusterProcesses.awaitStatus;
 import static io.tidestore.it.ClusterProcesses.client;
-import static io.tidestore.it.ClusterProcesses.poolCreate;
+import static io.tidestore.it.ClusterProcesses.createPool;
 import static io.tidestore.it.ClusterProcesses.startOsd;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -45,7 +45,7 @@ class ClusterPgHistoryIT {
     try (ClusterProcesses.Cluster cluster = ClusterProcesses.startCluster(dir, 3)) {
       String monitors = cluster.monitors();
       Map<Integer, OsdProcess> byId = cluster.osds();
-      assertEquals(0, poolCreate(monitors, "hist", 2, 1, 8).exit());
+      createPool(monitors, "hist", 2, 1, 8);
       List<Integer> ids = new ArrayList<>(byId.keySet());
       int stale = ids.get(0);
       try (ClusterClient client = client(cluster.port())) {

@@ -1,15 +1,23 @@
 package io.tidestore.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidestore.client.ClusterClient;
+import io.tidestore.cluster.client.ClusterStatus;
 import io.tidestore.cluster.client.MonAddresses;
+import io.tidestore.cluster.client.MonClient;
 import io.tidestore.cluster.local.MonPortPair;
+import io.tidestore.cluster.map.ClusterMap;
+import io.tidestore.cluster.map.MapCommand;
+import io.tidestore.cluster.pgstats.PgSummary;
 import io.tidestore.cluster.wire.LinkSecurity;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,13 +26,15 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * What the cluster tests share: monitors and cluster-mode OSDs as real processes of the jar, the
- * client commands ({@code status}, {@code pool}) run as processes too, and free ports.
+ * client commands ({@code status}, {@code pool}) run as processes where a test checks them and
+ * their code run in this JVM where a test only needs what they do (polls, set-up), and free ports.
  */
 final class ClusterProcesses {
   static final Duration START = Duration.ofSeconds(60);
@@ -125,11 +135,22 @@ final class ClusterProcesses {
 
     /** Starts OSD {@code id} again on its data directory (plus {@code extra}) and waits for it. */
     OsdProcess restartOsd(int id, String... extra) throws IOException, InterruptedException {
-      OsdProcess osd = startOsd(data.get(id), monitors, extra);
-      osds.put(id, osd);
-      int registered = awaitRegistered(osd);
-      assertTrue(registered == id, "osd." + id + " came back as osd." + registered);
-      return osd;
+      restartOsds(List.of(id), extra);
+      return osds.get(id);
+    }
+
+    /**
+     * Starts each OSD of {@code ids} again on its data directory (plus {@code extra}), all at once,
+     * then waits for each to register under its id.
+     */
+    void restartOsds(List<Integer> ids, String... extra) throws IOException, InterruptedException {
+      for (int id : ids) {
+        osds.put(id, startOsd(data.get(id), monitors, extra));
+      }
+      for (int id : ids) {
+        int registered = awaitRegistered(osds.get(id));
+        assertTrue(registered == id, "osd." + id + " came back as osd." + registered);
+      }
     }
 
     @Override
@@ -159,6 +180,16 @@ final class ClusterProcesses {
    */
   static Cluster startCluster(Path dir, int count, int monCount, String... osdExtra)
       throws Exception {
+    return startCluster(dir, count, monCount, List.of("--osd-heartbeat-grace", "2s"), osdExtra);
+  }
+
+  /**
+   * {@link #startCluster(Path, int, int, String...)} with the monitors' own flags {@code monExtra}
+   * (besides {@code --failure-domain osd}) instead of the tests' short heartbeat grace.
+   */
+  static Cluster startCluster(
+      Path dir, int count, int monCount, List<String> monExtra, String... osdExtra)
+      throws Exception {
     List<Integer> ports = monPorts(monCount);
     List<String> peerList = new ArrayList<>();
     List<String> addresses = new ArrayList<>();
@@ -170,6 +201,8 @@ final class ClusterProcesses {
     Cluster cluster =
         new Cluster(new LinkedHashMap<>(), monitors, new HashMap<>(), new HashMap<>());
     try {
+      List<String> monFlags = new ArrayList<>(monExtra);
+      monFlags.addAll(List.of("--failure-domain", "osd"));
       for (int i = 0; i < monCount; i++) {
         String id = String.valueOf((char) ('a' + i));
         cluster
@@ -181,21 +214,17 @@ final class ClusterProcesses {
                     dir.resolve("mon." + id),
                     ports.get(i),
                     monCount == 1 ? null : String.join(",", peerList),
-                    "--osd-heartbeat-grace",
-                    "2s",
-                    "--failure-domain",
-                    "osd"));
+                    monFlags.toArray(String[]::new)));
       }
       for (OsdProcess mon : cluster.mons().values()) {
         awaitMonReady(mon);
       }
+      List<Path> data = new ArrayList<>();
       for (int i = 0; i < count; i++) {
-        addOsd(cluster, dir.resolve("osd." + i), osdExtra);
+        data.add(dir.resolve("osd." + i));
       }
-      awaitStatus(
-          monitors,
-          Duration.ofSeconds(30),
-          s -> s.path("osdmap").path("num_up_osds").asInt() == count);
+      addOsds(cluster, data, osdExtra);
+      awaitMap(monitors, Duration.ofSeconds(30), m -> m.numUp() == count);
       return cluster;
     } catch (Exception | Error e) {
       cluster.close();
@@ -206,17 +235,36 @@ final class ClusterProcesses {
   /** Starts a new OSD of {@code cluster} on {@code data}; its id, once it registered. */
   static int addOsd(Cluster cluster, Path data, String... extra)
       throws IOException, InterruptedException {
-    OsdProcess osd = startOsd(data, cluster.monitors(), extra);
-    int id;
+    return addOsds(cluster, List.of(data), extra).get(0);
+  }
+
+  /**
+   * Starts a new OSD of {@code cluster} on each of {@code data}, all at once, then waits for each
+   * to register; their ids, in the order of {@code data}.
+   */
+  static List<Integer> addOsds(Cluster cluster, List<Path> data, String... extra)
+      throws IOException, InterruptedException {
+    List<OsdProcess> started = new ArrayList<>();
     try {
-      id = awaitRegistered(osd);
-    } catch (AssertionError e) {
-      osd.close();
+      for (Path d : data) {
+        started.add(startOsd(d, cluster.monitors(), extra));
+      }
+      List<Integer> ids = new ArrayList<>();
+      for (int i = 0; i < started.size(); i++) {
+        int id = awaitRegistered(started.get(i));
+        cluster.osds().put(id, started.get(i));
+        cluster.data().put(id, data.get(i));
+        ids.add(id);
+      }
+      return ids;
+    } catch (IOException | InterruptedException | RuntimeException | Error e) {
+      for (OsdProcess osd : started) {
+        if (!cluster.osds().containsValue(osd)) {
+          osd.close();
+        }
+      }
       throw e;
     }
-    cluster.osds().put(id, osd);
-    cluster.data().put(id, data);
-    return id;
   }
 
   /** Ports for {@code n} monitors: free pairs (P, the Raft port P+1) that do not overlap. */
@@ -323,6 +371,24 @@ final class ClusterProcesses {
         monitors);
   }
 
+  /**
+   * Creates a pool as {@link #poolCreate} does, in this JVM (where the command is not what a test
+   * is about, a JVM of its own per pool is only time); fails when the monitors refuse it.
+   */
+  static void createPool(String monitors, String name, int size, int minSize, int pgNum)
+      throws IOException, InterruptedException {
+    try (MonClient client = monClient(monitors)) {
+      client.poolCreate(new MapCommand.PoolCreate(name, size, minSize, pgNum, null));
+    }
+  }
+
+  /** A client of the monitors {@code monitors} over plaintext (requests fail after 30 s). */
+  static MonClient monClient(String monitors) {
+    return new MonClient(MonAddresses.parse(monitors), LinkSecurity.PLAINTEXT, COMMAND_TIMEOUT);
+  }
+
+  private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
+
   /** {@code tidestore status --mon MONITORS --format json}, parsed; fails on a non-zero exit. */
   static JsonNode status(String monitors) throws IOException, InterruptedException {
     Result r = run("status", "--mon", monitors, "--format", "json");
@@ -332,38 +398,148 @@ final class ClusterProcesses {
   }
 
   /**
-   * Asks for the status until {@code until} holds (the monitors' map moves on their own clock:
-   * grace, down-out interval) and returns it; fails with the last status at the deadline.
+   * What {@link #status} prints, gathered in this JVM through {@code client} (the command's own
+   * code, {@link ClusterStatus}, without a JVM per look).
+   */
+  private static JsonNode status(MonClient client, String monitors)
+      throws IOException, InterruptedException {
+    return JSON.readTree(ClusterStatus.gather(client, MonAddresses.parse(monitors)).json());
+  }
+
+  /**
+   * Looks at the status (in this JVM, every {@link #POLL}) until {@code until} holds (the monitors'
+   * map moves on their own clock: grace, down-out interval) and returns it; fails with the last
+   * status at the deadline.
    */
   static JsonNode awaitStatus(String monitors, Duration timeout, Predicate<JsonNode> until)
       throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
-    JsonNode last;
-    do {
-      last = status(monitors);
-      if (until.test(last)) {
-        return last;
+    try (MonClient client = monClient(monitors)) {
+      JsonNode last = status(client, monitors);
+      while (!until.test(last)) {
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError("status never matched within " + timeout + ": " + last);
+        }
+        TimeUnit.MILLISECONDS.sleep(POLL.toMillis());
+        last = status(client, monitors);
       }
-    } while (System.nanoTime() < deadline);
-    throw new AssertionError("status never matched within " + timeout + ": " + last);
+      return last;
+    }
+  }
+
+  /**
+   * {@link #awaitStatus}, then the same of the {@code status --format json} command, whose output
+   * is what the caller checks: the status it printed.
+   */
+  static JsonNode awaitStatusCommand(String monitors, Duration timeout, Predicate<JsonNode> until)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    awaitStatus(monitors, timeout, until);
+    JsonNode printed = status(monitors);
+    while (!until.test(printed)) { // it moved on between the two looks: look again
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("status never printed a match within " + timeout + ": " + printed);
+      }
+      TimeUnit.MILLISECONDS.sleep(POLL.toMillis());
+      printed = status(monitors);
+    }
+    return printed;
+  }
+
+  /** How often a wait on the monitors' status looks again. */
+  static final Duration POLL = Duration.ofMillis(200);
+
+  /** Waits until the monitors' map satisfies {@code until} (each map is pushed to the client). */
+  static void awaitMap(String monitors, Duration timeout, Predicate<ClusterMap> until)
+      throws IOException, InterruptedException {
+    try (ClusterClient client =
+        ClusterClient.connect(
+            MonAddresses.parse(monitors), LinkSecurity.PLAINTEXT, null, COMMAND_TIMEOUT)) {
+      assertTrue(client.awaitMap(until, timeout), "map never matched within " + timeout);
+    }
   }
 
   /**
    * Waits until every PG of the cluster is active+clean as the monitors report it (each PG's
    * primary peered and recovered it on its own: no client op is needed to start recovery).
    */
-  static JsonNode awaitActiveClean(String monitors, Duration timeout)
+  static void awaitActiveClean(String monitors, Duration timeout)
       throws IOException, InterruptedException {
-    return awaitStatus(monitors, timeout, ClusterProcesses::activeClean);
+    try (MonClient client = monClient(monitors)) {
+      PgSummary pgs = client.awaitPgs(PgSummary::allClean, timeout);
+      assertTrue(pgs.allClean(), "not active+clean within " + timeout + ": " + pgs.byState());
+    }
   }
 
-  /** Whether a status shows every PG active+clean. */
-  static boolean activeClean(JsonNode status) {
-    JsonNode pgmap = status.path("pgmap");
-    JsonNode states = pgmap.path("pgs_by_state");
-    return states.size() == 1
-        && states.get(0).path("state_name").asText().equals("active+clean")
-        && states.get(0).path("count").asLong() == pgmap.path("num_pgs").asLong();
+  /**
+   * {@code tidestore cluster up --dir DIR ARGS...}, which must start {@code mons} monitors and
+   * {@code osds} OSDs (their pids go into {@code pids} as it says them, for the caller to stop
+   * whatever happens), say how to reach them (the exports, {@code cluster.json}), and leave a
+   * cluster that {@code status --dir} finds with every OSD up and in, healthy with 3 OSDs or more
+   * (pool rbd has size 3).
+   *
+   * @return the command's output lines and the status it found
+   */
+  static ClusterUp clusterUp(
+      Path dir, int mons, int osds, boolean tls, List<Long> pids, String... args)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of("cluster", "up", "--dir", dir.toString()));
+    command.addAll(Arrays.asList(args));
+    OsdProcess up = OsdProcess.start(command.toArray(String[]::new));
+    int exit = up.awaitExit(Duration.ofMinutes(3));
+    pids.addAll(startedPids(up));
+    assertEquals(0, exit, up.output());
+    assertEquals(mons + osds, pids.size(), "the monitors and the OSDs: " + up.output());
+    assertTrue(up.output().contains("export TIDESTORE_MON=127.0.0.1:"), up.output());
+    assertEquals(tls, up.output().contains("export TIDESTORE_TLS_CERTIFICATES="), up.output());
+    assertTrue(Files.isRegularFile(dir.resolve("cluster.json")));
+
+    Result status = run("status", "--dir", dir.toString(), "--format", "json");
+    assertEquals(0, status.exit(), status.output());
+    String out = status.output();
+    JsonNode s = JSON.readTree(out.substring(out.indexOf('{')));
+    assertEquals(osds, s.path("osdmap").path("num_up_osds").asInt(), s.toString());
+    assertEquals(osds, s.path("osdmap").path("num_in_osds").asInt(), s.toString());
+    if (osds >= 3) { // pool rbd has size 3: fewer OSDs leave its PGs undersized (HEALTH_WARN)
+      assertEquals("HEALTH_OK", s.path("health").path("status").asText(), s.toString());
+    }
+    return new ClusterUp(up.lines(), s);
+  }
+
+  /** What {@link #clusterUp} printed, and the status it found then. */
+  record ClusterUp(List<String> lines, JsonNode status) {}
+
+  private static final Pattern PID = Pattern.compile("pid (\\d+)");
+
+  /** The pids of the daemons {@code command} (cluster up, thrash) said it started. */
+  static List<Long> startedPids(OsdProcess command) {
+    List<Long> pids = new ArrayList<>();
+    for (String line : command.lines()) {
+      Matcher m = PID.matcher(line);
+      if (line.startsWith("started ") && m.find()) {
+        pids.add(Long.parseLong(m.group(1)));
+      }
+    }
+    return pids;
+  }
+
+  /** {@code tidestore cluster down --dir DIR}, which must stop every one of {@code pids}. */
+  static void clusterDown(Path dir, List<Long> pids) throws IOException, InterruptedException {
+    Result down = run("cluster", "down", "--dir", dir.toString());
+    assertEquals(0, down.exit(), down.output());
+    assertTrue(down.output().contains("mon.a stopped"), down.output());
+    for (long pid : pids) {
+      assertFalse(
+          ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
+          "pid " + pid + " still runs after cluster down");
+    }
+  }
+
+  /** Kills what is left of {@code pids} (the daemons are detached: never leave one behind). */
+  static void destroy(List<Long> pids) {
+    for (long pid : pids) {
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    }
   }
 
   /** The entry of {@code osd} in {@code osdmap.osds} of a status. */

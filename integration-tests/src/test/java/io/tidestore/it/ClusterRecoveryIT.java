@@ -4,7 +4,7 @@ import static io.tidestore.it.ClusterProcesses.awaitActiveClean;
 import static io.tidestore.it.ClusterProcesses.awaitRegistered;
 import static io.tidestore.it.ClusterProcesses.awaitStatus;
 import static io.tidestore.it.ClusterProcesses.client;
-import static io.tidestore.it.ClusterProcesses.poolCreate;
+import static io.tidestore.it.ClusterProcesses.createPool;
 import static io.tidestore.it.ClusterProcesses.startOsd;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -12,21 +12,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import io.tidestore.client.ClusterClient;
 import io.tidestore.cluster.pg.PgLog;
 import io.tidestore.cluster.placement.ObjectHash;
 import io.tidestore.osd.ops.ObjectOpsException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -54,26 +50,29 @@ class ClusterRecoveryIT {
     try (ClusterProcesses.Cluster cluster = ClusterProcesses.startCluster(dir, 3)) {
       String monitors = cluster.monitors();
       Map<Integer, OsdProcess> byId = cluster.osds();
-      assertEquals(0, poolCreate(monitors, "rec", 3, 1, 8).exit());
+      createPool(monitors, "rec", 3, 1, 8);
       Map<String, byte[]> model = new LinkedHashMap<>();
       Random r = new Random(11);
       int away = byId.keySet().iterator().next();
       try (ClusterClient client = client(cluster.port())) {
-        writeAll(client, r, model, "a", 24, 1);
+        writeAll(client, r, model, "a", 24);
         byId.get(away).kill9();
         awaitStatus(monitors, MARK_DOWN, s -> s.path("osdmap").path("num_up_osds").asInt() == 2);
-        writeAll(client, r, model, "b", 24, 1); // new objects
-        writeAll(client, r, model, "a", 12, 1); // overwrites
+        writeAll(client, r, model, "b", 24); // new objects
+        writeAll(client, r, model, "a", 12); // overwrites
         for (int i = 12; i < 15; i++) {
           client.remove("rec", "a-" + i).get(60, TimeUnit.SECONDS);
           model.put("a-" + i, null);
         }
         // One object written more times than a clean PG's log keeps: its PG keeps more while a
         // member is away, so it is recovered from the log.
-        writeAll(client, r, model, WARM, 1, PgLog.KEEP + 100);
+        model.put(
+            WARM + "-0", ClusterObjects.rewrite(client, "rec", r, WARM + "-0", PgLog.KEEP + 100));
         // One written more times than even that: its PG needs a backfill. Every OSD holds a copy of
         // each of the 64 PGs of pool rbd and the 8 of this pool.
-        writeAll(client, r, model, "hot", 1, PgLog.keepNotClean(64 + 8) + 100);
+        model.put(
+            "hot-0",
+            ClusterObjects.rewrite(client, "rec", r, "hot-0", PgLog.keepNotClean(64 + 8) + 100));
       }
       OsdProcess back = startOsd(cluster.data().get(away), monitors);
       byId.put(away, back);
@@ -136,27 +135,11 @@ class ClusterRecoveryIT {
     return seeds;
   }
 
+  /** {@link ClusterObjects#write}: {@code count} new objects of 4 to 32 KiB into pool rec. */
   private static void writeAll(
-      ClusterClient client,
-      Random r,
-      Map<String, byte[]> model,
-      String prefix,
-      int count,
-      int times)
+      ClusterClient client, Random r, Map<String, byte[]> model, String prefix, int count)
       throws Exception {
-    for (int t = 0; t < times; t++) {
-      List<CompletableFuture<Void>> acks = new ArrayList<>();
-      for (int i = 0; i < count; i++) {
-        byte[] data = new byte[4096 * (1 + r.nextInt(times > 1 ? 1 : 8))];
-        r.nextBytes(data);
-        String name = prefix + "-" + i;
-        model.put(name, data);
-        acks.add(client.write("rec", name, 0, Unpooled.wrappedBuffer(data)));
-      }
-      for (CompletableFuture<Void> ack : acks) {
-        ack.get(60, TimeUnit.SECONDS);
-      }
-    }
+    ClusterObjects.write(client, "rec", r, prefix, count, 8, model);
   }
 
   private static void verify(ClusterClient client, Map<String, byte[]> model) throws Exception {

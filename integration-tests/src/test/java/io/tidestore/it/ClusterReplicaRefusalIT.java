@@ -1,8 +1,7 @@
 package io.tidestore.it;
 
-import static io.tidestore.it.ClusterProcesses.poolCreate;
+import static io.tidestore.it.ClusterProcesses.createPool;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
@@ -37,8 +36,8 @@ class ClusterReplicaRefusalIT {
   @Test
   void aWriteTheReplicaRefusedIsNotAcknowledgedUntilTheReplicaHasIt() throws Exception {
     try (ClusterProcesses.Cluster cluster = ClusterProcesses.startCluster(dir, 2)) {
-      assertEquals(0, poolCreate(cluster.monitors(), "p", 2, 1, 1).exit());
-      assertEquals(0, poolCreate(cluster.monitors(), "fill", 1, 1, 16).exit());
+      createPool(cluster.monitors(), "p", 2, 1, 1);
+      createPool(cluster.monitors(), "fill", 1, 1, 16);
       try (ClusterClient client = cluster.client(Duration.ofMinutes(2))) {
         assertTrue(client.awaitMap(m -> m.pool("fill").isPresent(), Duration.ofSeconds(30)));
         Placement placement = Placement.of(client.map());
@@ -51,9 +50,9 @@ class ClusterReplicaRefusalIT {
         Arrays.fill(data, (byte) 7);
         CompletableFuture<Void> write = client.write("p", "x", 0, Unpooled.wrappedBuffer(data));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!write.isDone() && !primary.output().contains("refused")) {
+        while (!write.isDone()
+            && !primary.awaitCountContaining("refused", 1, ClusterProcesses.POLL)) {
           assertTrue(System.nanoTime() < deadline, "neither acknowledged nor refused");
-          Thread.onSpinWait();
         }
         for (String name : filled) { // room again: recovery can now bring x to the replica
           client.remove("fill", name).get(60, TimeUnit.SECONDS);

@@ -3,7 +3,7 @@ package io.tidestore.it;
 import static io.tidestore.it.ClusterProcesses.awaitRegistered;
 import static io.tidestore.it.ClusterProcesses.awaitStatus;
 import static io.tidestore.it.ClusterProcesses.client;
-import static io.tidestore.it.ClusterProcesses.poolCreate;
+import static io.tidestore.it.ClusterProcesses.createPool;
 import static io.tidestore.it.ClusterProcesses.run;
 import static io.tidestore.it.ClusterProcesses.startOsd;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -73,7 +73,7 @@ class ClusterScrubIT {
   void deepScrubRepairsABadReplicaAndABadPrimaryThenFindsNothing() throws Exception {
     try (ClusterProcesses.Cluster cluster = ClusterProcesses.startCluster(dir, 3)) {
       String monitors = cluster.monitors();
-      assertEquals(0, poolCreate(monitors, "scr", 3, 1, 1).exit());
+      createPool(monitors, "scr", 3, 1, 1);
       PgId pg = writeObjects(cluster, "scr");
       List<Integer> acting = acting(cluster, pg);
       assertEquals(3, acting.size(), "acting " + acting);
@@ -159,7 +159,7 @@ class ClusterScrubIT {
     try (ClusterProcesses.Cluster cluster =
         ClusterProcesses.startCluster(dir, 1, "--deep-scrub-interval", "2s")) {
       String monitors = cluster.monitors();
-      assertEquals(0, poolCreate(monitors, "sched", 1, 1, 1).exit());
+      createPool(monitors, "sched", 1, 1, 1);
       int primary = acting(cluster, writeObjects(cluster, "sched")).get(0);
       // The write loaded the PG on its primary: due one interval later, with no one asking.
       OsdProcess p = cluster.osds().get(primary);

@@ -2,7 +2,7 @@ package io.tidestore.it;
 
 import static io.tidestore.it.ClusterProcesses.awaitMonReady;
 import static io.tidestore.it.ClusterProcesses.awaitRegistered;
-import static io.tidestore.it.ClusterProcesses.awaitStatus;
+import static io.tidestore.it.ClusterProcesses.awaitStatusCommand;
 import static io.tidestore.it.ClusterProcesses.run;
 import static io.tidestore.it.ClusterProcesses.startMon;
 import static io.tidestore.it.ClusterProcesses.startOsd;
@@ -56,7 +56,8 @@ class ClusterThreeMonIT {
       for (OsdProcess mon : mons.values()) {
         awaitMonReady(mon);
       }
-      JsonNode formed = awaitStatus(monitors, ELECTION, s -> s.path("quorum_names").size() == 3);
+      JsonNode formed =
+          awaitStatusCommand(monitors, ELECTION, s -> s.path("quorum_names").size() == 3);
       // No OSD yet: once the cluster exists, pool rbd's PGs are inactive (PG_AVAILABILITY); the
       // monitors themselves are fine.
       assertTrue(
@@ -70,13 +71,12 @@ class ClusterThreeMonIT {
         int id = awaitRegistered(osd);
         // A few changes so that the snapshot threshold (2) is crossed before the kill.
         for (String pool : List.of("p1", "p2", "p3")) {
-          Result r = ClusterProcesses.poolCreate(monitors, pool, 1, 1, 8);
-          assertEquals(0, r.exit(), r.output());
+          ClusterProcesses.createPool(monitors, pool, 1, 1, 8);
         }
 
         mons.get(leader).kill9();
         JsonNode after =
-            awaitStatus(
+            awaitStatusCommand(
                 monitors,
                 ELECTION,
                 s ->
@@ -96,7 +96,7 @@ class ClusterThreeMonIT {
         mons.put(leader, startMonitor(leader, ports.get(leader), peers));
         awaitMonReady(mons.get(leader));
         JsonNode healed =
-            awaitStatus(
+            awaitStatusCommand(
                 monitors,
                 ELECTION,
                 s -> {

@@ -44,7 +44,7 @@ class ClusterWipedOsdIT {
       // More writes to one object than a PG log keeps: its PG's wiped copy needs a real backfill
       // (the log was trimmed), the others' a log-based recovery from an empty log.
       objects.rewrite(client, r, "hot", 1010);
-      ClusterGateway.createImage(monitors, "vol0", "4M");
+      ClusterGateway.createImage(monitors, "vol0", 4 * MIB);
       byte[] image = new byte[4 * MIB];
       r.nextBytes(image);
       try (ClusterGateway gateway = ClusterGateway.start(monitors)) {

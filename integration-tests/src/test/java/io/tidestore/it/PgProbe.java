@@ -138,6 +138,7 @@ final class PgProbe implements AutoCloseable {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("PG logs still differ after " + timeout + ": " + differ);
       }
+      TimeUnit.MILLISECONDS.sleep(ClusterProcesses.POLL.toMillis()); // recovery's CPU, not ours
       differ = disagreements(client.map(), pool);
     }
   }

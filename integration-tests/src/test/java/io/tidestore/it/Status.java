@@ -2,17 +2,33 @@ package io.tidestore.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 
 /** The daemon's {@code /status} JSON, and waits on it. */
 final class Status {
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** One client for every request (a client per request is a selector thread and a pool each). */
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  /** The pause between two looks of {@link #await}: the daemon's CPU is the waited-on work's. */
+  private static final Duration POLL = Duration.ofMillis(100);
+
   private Status() {}
 
   static JsonNode get(int metricsPort) throws Exception {
-    return JSON.readTree(OsdProcess.httpGet(metricsPort, "/status"));
+    return JSON.readTree(
+        HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/status"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body());
   }
 
   /** {@code /status}'s entry for {@code shard}. */
@@ -32,7 +48,7 @@ final class Status {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("timed out waiting until " + what + "; status: " + status);
       }
-      Thread.onSpinWait();
+      LockSupport.parkNanos(POLL.toNanos());
       status = get(metricsPort);
     }
     return status;

@@ -28,6 +28,7 @@ final class VersionedWriters implements AutoCloseable {
   private final List<String> violations = new ArrayList<>();
   private final List<Thread> threads = new ArrayList<>();
   private long acks; // guarded by this
+  private long longestNanos; // guarded by this: the longest any one write or read took
   private volatile boolean stopping;
 
   /** Starts {@code writers} writers over {@code objects} objects (a multiple of writers). */
@@ -50,9 +51,11 @@ final class VersionedWriters implements AutoCloseable {
       long v = sent[o] + 1;
       sent[o] = v;
       try {
+        long sentAt = System.nanoTime();
         VerifiedObjects.write(client, pool, o, v).get(5, TimeUnit.MINUTES);
         acked[o] = v;
         synchronized (this) {
+          longestNanos = Math.max(longestNanos, System.nanoTime() - sentAt);
           acks++;
           notifyAll();
         }
@@ -68,10 +71,14 @@ final class VersionedWriters implements AutoCloseable {
   /** Reads object {@code o} (not being written) and checks it against what was acknowledged. */
   private void check(int o) {
     try {
+      long sentAt = System.nanoTime();
       ByteBuf data =
           client
               .read(pool, VerifiedObjects.name(o), 0, VerifiedObjects.SIZE)
               .get(5, TimeUnit.MINUTES);
+      synchronized (this) {
+        longestNanos = Math.max(longestNanos, System.nanoTime() - sentAt);
+      }
       long v;
       try {
         v = VerifiedObjects.versionOf(o, ByteBufUtil.getBytes(data));
@@ -109,6 +116,14 @@ final class VersionedWriters implements AutoCloseable {
   /** Acknowledged writes so far. */
   synchronized long acks() {
     return acks;
+  }
+
+  /**
+   * The longest any one write or read (that completed) waited for its answer so far: across a kill
+   * of a PG's primary, how long client I/O to that PG stalled.
+   */
+  synchronized Duration longestWait() {
+    return Duration.ofNanos(longestNanos);
   }
 
   /** Waits until {@code count} writes in all were acknowledged; false at the deadline. */

@@ -30,8 +30,8 @@ import picocli.CommandLine.Spec;
     versionProvider = VersionInfo.class,
     description = {
       "Run a cluster monitor in the foreground: 1 or 3 (any odd number) monitors keep the cluster"
-          + " map with Apache Ratis, register OSDs, mark them down (no heartbeat, or their peers'"
-          + " failure reports) and out, and push every new map to subscribers. SIGTERM or SIGINT stops it cleanly."
+          + " map with Apache Ratis, register OSDs, mark them down and out, and push every new map"
+          + " to subscribers. SIGTERM or SIGINT stops it cleanly."
     },
     sortOptions = false)
 final class MonCommand implements Callable<Integer> {
@@ -69,18 +69,8 @@ final class MonCommand implements Callable<Integer> {
       names = "--osd-heartbeat-grace",
       paramLabel = "DURATION",
       converter = DurationOption.class,
-      description =
-          "Mark an OSD down after this long without heartbeats; OSDs report a peer that has not"
-              + " answered their pings for this long. Default: 6s.")
+      description = "Mark an OSD down after this long without heartbeats. Default: 6s.")
   Duration grace = Duration.ofSeconds(6);
-
-  @Option(
-      names = "--mon-osd-min-down-reporters",
-      paramLabel = "N",
-      description =
-          "OSDs whose failure reports about a peer mark it down (at most the other OSDs up, at"
-              + " least 1). Default: ${DEFAULT-VALUE}.")
-  int minDownReporters = MonSettings.DEFAULT_MIN_DOWN_REPORTERS;
 
   @Option(
       names = "--mon-osd-down-out-interval",
@@ -188,9 +178,6 @@ final class MonCommand implements Callable<Integer> {
         throw new IllegalArgumentException(
             "--osd-heartbeat-grace must be 1s or more (OSDs beat every 1 s)");
       }
-      if (minDownReporters < 1) {
-        throw new IllegalArgumentException("--mon-osd-min-down-reporters must be 1 or more");
-      }
       if (snapshotThreshold < 1) {
         throw new IllegalArgumentException("--snapshot-threshold must be 1 or more");
       }
@@ -203,7 +190,6 @@ final class MonCommand implements Callable<Integer> {
           listenAddress,
           group,
           grace,
-          minDownReporters,
           downOut,
           FailureDomain.parse(failureDomain),
           metricsPort,

@@ -18,10 +18,8 @@ import picocli.CommandLine.Spec;
       "The CLUSTER's status, as ceph -s: health, monitors and quorum, OSDs up/in, pools and PGs,"
           + " map epoch (asked of the monitors). One daemon's own status is `tidestore admin"
           + " status`.",
-      "PG states come from each PG's primary, which reports them with its heartbeats"
-          + " (active+clean, peering, recovering+degraded, ...); the map alone decides only PGs"
-          + " that cannot serve: 'down' with no OSD up, 'undersized+degraded+peered' with fewer"
-          + " than min_size; 'unknown' until the primary reported, 'stale' when its report is old."
+      "PG states come from the map alone until peering lands (issue 17, stop 4): 'undersized'"
+          + " when fewer OSDs are up than the pool's min_size, else 'unknown'."
     })
 final class StatusCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

@@ -8,10 +8,9 @@ import io.tidestore.osd.security.SecurityCounters;
 
 /**
  * Which cap each monitor request needs (docs/security.md "Caps"): reading the map or the status
- * needs {@code r}, changing the map (an OSD's boot, heartbeats and failure reports, pool create and
- * rm) and the PG history (which only OSDs use) need {@code *}; both not narrowed to a pool or an
- * image, since the map is the whole cluster's. Without an {@code --auth-file} every client has
- * {@link Caps#FULL}.
+ * needs {@code r}, changing the map (an OSD's boot and heartbeats, pool create and rm) and the PG
+ * history (which only OSDs use) need {@code *}; both not narrowed to a pool or an image, since the
+ * map is the whole cluster's. Without an {@code --auth-file} every client has {@link Caps#FULL}.
  */
 final class MonAccess {
   private MonAccess() {}
@@ -23,7 +22,6 @@ final class MonAccess {
           Access.READ;
       case MonFrame.BOOT,
           MonFrame.HEARTBEAT,
-          MonFrame.OSD_FAILURE,
           MonFrame.POOL_CREATE,
           MonFrame.POOL_REMOVE,
           MonFrame.PG_ACTIVATED,

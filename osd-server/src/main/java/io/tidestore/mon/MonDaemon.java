@@ -117,8 +117,6 @@ public final class MonDaemon implements AutoCloseable {
     Proposer proposer =
         new Proposer(RaftGroupSetup.client(settings), Duration.ofSeconds(10), stateMachine);
     resources.push(proposer);
-    FailureReports reports =
-        new FailureReports(settings.heartbeatGrace(), settings.minDownReporters());
     FailureDetector detector =
         new FailureDetector(
             settings.heartbeatGrace(),
@@ -126,9 +124,7 @@ public final class MonDaemon implements AutoCloseable {
             settings.failureDomain(),
             stateMachine::map,
             () -> info().isLeader() && info().isLeaderReady(),
-            proposer::propose,
-            reports,
-            System::nanoTime);
+            proposer);
     resources.push(detector);
     MonRequests requests = new MonRequests(stateMachine, proposer, detector, this::monStatus);
     server = MonServer.start(settings.listen(), links, security, requests);
@@ -142,7 +138,6 @@ public final class MonDaemon implements AutoCloseable {
     resources.push(metrics);
     MonMetrics.bind(
         metrics.registry(), stateMachine::map, () -> info().isLeader(), this::quorumSize);
-    MonMetrics.bindReports(metrics.registry(), reports);
     SecurityMetrics.bind(metrics.registry(), security.counters());
     // As the OSD's: on --admin-listen (loopback by default), HTTPS with client certificates when
     // TLS is required there.

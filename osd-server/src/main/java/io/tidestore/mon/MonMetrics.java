@@ -1,6 +1,5 @@
 package io.tidestore.mon;
 
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tidestore.cluster.map.ClusterMap;
@@ -8,10 +7,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
-/**
- * The monitor's metrics (docs/metrics.md "Monitor"): quorum state, map epoch, OSDs up and in, and
- * the failure reports the OSDs sent about their peers.
- */
+/** The monitor's gauges (docs/metrics.md "Monitor"): quorum state, map epoch, OSDs up and in. */
 final class MonMetrics {
   private MonMetrics() {}
 
@@ -42,23 +38,6 @@ final class MonMetrics {
         .register(registry);
     Gauge.builder("tidestore.mon.pools", () -> map.get().pools().size())
         .description("Pools in the map")
-        .register(registry);
-  }
-
-  /** Failure reports received, by kind: failed (renewals included) and alive again. */
-  static void bindReports(MeterRegistry registry, FailureReports reports) {
-    String description =
-        "Failure reports from OSDs about heartbeat peers that stopped answering (each renewal"
-            + " counts), and alive reports taking them back";
-    FunctionCounter.builder(
-            "tidestore.mon.osd.failure.reports", reports, FailureReports::failedReceived)
-        .description(description)
-        .tag("kind", "failed")
-        .register(registry);
-    FunctionCounter.builder(
-            "tidestore.mon.osd.failure.reports", reports, FailureReports::aliveReceived)
-        .description(description)
-        .tag("kind", "alive")
         .register(registry);
   }
 }

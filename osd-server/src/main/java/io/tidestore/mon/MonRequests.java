@@ -8,7 +8,6 @@ import io.tidestore.cluster.map.OsdInfo;
 import io.tidestore.cluster.pghistory.PgActivations;
 import io.tidestore.cluster.pgstats.PgStates;
 import io.tidestore.cluster.placement.PgId;
-import io.tidestore.cluster.wire.FailureMessages;
 import io.tidestore.cluster.wire.MonFrame;
 import io.tidestore.cluster.wire.MonMessages;
 import io.tidestore.cluster.wire.PgHistoryMessages;
@@ -21,11 +20,10 @@ import java.util.function.Supplier;
 
 /**
  * What the monitor answers to each request of the monitor protocol (docs/cluster.md): map changes
- * go through {@link Proposer} (committed by the group, whichever monitor was asked), heartbeats and
- * the OSDs' failure reports to the {@link FailureDetector} (answered with its grace, which the OSDs
- * wait for their peers too), the heartbeats' PG reports to {@link PgStates} (every monitor gets
- * them, so any monitor answers PG_STATS), reads come from the leader, or from this monitor's own
- * map when no leader answers.
+ * go through {@link Proposer} (committed by the group, whichever monitor was asked), heartbeats to
+ * the {@link FailureDetector} and their PG reports to {@link PgStates} (every monitor gets them, so
+ * any monitor answers PG_STATS), reads come from the leader, or from this monitor's own map when no
+ * leader answers.
  */
 final class MonRequests {
   private final MapStateMachine stateMachine;
@@ -62,10 +60,6 @@ final class MonRequests {
         MonMessages.Heartbeat hb = MonMessages.heartbeat(request.payload());
         detector.heartbeat(hb.osdId(), hb.upFrom());
         pgStates.record(hb.osdId(), hb.upFrom(), hb.pgs(), System.nanoTime());
-        yield ok(MonMessages.heartbeatReply(detector.grace()), 0);
-      }
-      case MonFrame.OSD_FAILURE -> {
-        detector.failureReport(FailureMessages.decode(request.payload()));
         yield ok(new byte[0], 0);
       }
       case MonFrame.PG_STATS -> {

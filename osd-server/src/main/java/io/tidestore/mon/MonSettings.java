@@ -15,10 +15,7 @@ import java.util.List;
  * @param dataDir where Ratis keeps its log and the map snapshots
  * @param listen the monitor protocol's address; Raft between monitors uses the next port
  * @param peers every monitor of the group, this one included (one entry for a lone monitor)
- * @param heartbeatGrace an OSD without heartbeats this long is marked down, and OSDs report a
- *     heartbeat peer that has not answered for this long
- * @param minDownReporters distinct OSDs whose failure reports mark an OSD down ({@code
- *     --mon-osd-min-down-reporters}; fewer when fewer other OSDs are up)
+ * @param heartbeatGrace an OSD without heartbeats this long is marked down
  * @param downOutInterval an OSD down this long is marked out
  * @param failureDomain the failure domain of pool rbd and of pools created without one
  * @param metricsPort admin HTTP port (/metrics, /status); 0 picks a free one
@@ -32,7 +29,6 @@ public record MonSettings(
     InetSocketAddress listen,
     List<MonMessages.Peer> peers,
     Duration heartbeatGrace,
-    int minDownReporters,
     Duration downOutInterval,
     FailureDomain failureDomain,
     int metricsPort,
@@ -46,17 +42,11 @@ public record MonSettings(
   /** Raft between monitors runs on the monitor port plus this. */
   public static final int RAFT_PORT_OFFSET = 1;
 
-  /** Ceph's {@code mon_osd_min_down_reporters}. */
-  public static final int DEFAULT_MIN_DOWN_REPORTERS = 2;
-
   /** The admin HTTP port of a monitor: next to the OSD's default 9283. */
   public static final int DEFAULT_METRICS_PORT = 9284;
 
   public MonSettings {
     peers = List.copyOf(peers);
-    if (minDownReporters < 1) {
-      throw new IllegalArgumentException("min down reporters " + minDownReporters + " is below 1");
-    }
   }
 
   /**

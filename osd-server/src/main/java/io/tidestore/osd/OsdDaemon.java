@@ -17,7 +17,6 @@ import io.tidestore.osd.metrics.SecurityMetrics;
 import io.tidestore.osd.metrics.StoreMetrics;
 import io.tidestore.osd.nbd.NbdServer;
 import io.tidestore.osd.net.InboundBudget;
-import io.tidestore.osd.pg.FailureReporting;
 import io.tidestore.osd.pg.MonPgHistory;
 import io.tidestore.osd.pg.PeerTls;
 import io.tidestore.osd.pg.PgEngine;
@@ -289,11 +288,7 @@ public final class OsdDaemon implements AutoCloseable {
                   settings.scrub().bytesPerSecond(),
                   cluster.recoveryMaxActive(),
                   cluster.recoverySleep()),
-              history,
-              new FailureReporting(
-                  cluster.heartbeatInterval(),
-                  membership::heartbeatGrace,
-                  membership::reportFailure));
+              history);
       resources.push(pgs);
       pgEngine = pgs;
       membership.onNewMap(pgs::onMap);

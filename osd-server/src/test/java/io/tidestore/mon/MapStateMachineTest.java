@@ -43,7 +43,6 @@ class MapStateMachineTest {
         new InetSocketAddress("127.0.0.1", port),
         List.of(new MonMessages.Peer("a", "127.0.0.1:" + port)),
         Duration.ofSeconds(6),
-        2,
         Duration.ofMinutes(10),
         FailureDomain.HOST,
         0,

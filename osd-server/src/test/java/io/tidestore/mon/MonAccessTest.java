@@ -26,11 +26,7 @@ class MonAccessTest {
     MonFrame.GET_MAP, MonFrame.SUBSCRIBE, MonFrame.MON_STATUS, MonFrame.PG_STATS
   };
   private static final int[] CHANGES = {
-    MonFrame.BOOT,
-    MonFrame.HEARTBEAT,
-    MonFrame.OSD_FAILURE,
-    MonFrame.POOL_CREATE,
-    MonFrame.POOL_REMOVE
+    MonFrame.BOOT, MonFrame.HEARTBEAT, MonFrame.POOL_CREATE, MonFrame.POOL_REMOVE
   };
 
   @TempDir Path dir;
@@ -59,7 +55,7 @@ class MonAccessTest {
       refused(type, auth.caps("ro"), "client 'ro' needs '*'");
       refused(type, auth.caps("rbd-admin"), "needs '*'"); // narrowed to a pool: not the map's
     }
-    assertEquals(9 + 9 + 5 + 5, refusedCount());
+    assertEquals(8 + 8 + 4 + 4, refusedCount());
     MonAccess.check(99, Caps.none(null), counters); // unknown: MonRequests answers BAD_REQUEST
   }
 

@@ -55,7 +55,6 @@ class RaftGroupSetupTest {
         listen,
         peers,
         Duration.ofSeconds(6),
-        2,
         Duration.ofMinutes(10),
         FailureDomain.HOST,
         0,

@@ -7,7 +7,6 @@ import io.tidestore.cluster.pghistory.PgActivation;
 import io.tidestore.cluster.pghistory.PgActivations;
 import io.tidestore.cluster.pgstats.PgSummary;
 import io.tidestore.cluster.placement.PgId;
-import io.tidestore.cluster.wire.FailureMessages;
 import io.tidestore.cluster.wire.LinkSecurity;
 import io.tidestore.cluster.wire.MonFrame;
 import io.tidestore.cluster.wire.MonMessages;
@@ -152,77 +151,30 @@ public final class MonClient implements AutoCloseable {
   }
 
   /**
-   * What a round of heartbeats found.
+   * Sends a heartbeat to every monitor and waits up to {@code wait} for their answers.
    *
-   * @param misses how many monitors did not acknowledge it (the OSD's heartbeat misses)
-   * @param grace the largest heartbeat grace the monitors that answered use, or null when none said
-   *     (the OSD waits that long for its peers too, so the monitors' setting is the only one)
+   * @return how many monitors did not acknowledge it (the OSD's heartbeat misses)
    */
-  public record Beat(int misses, Duration grace) {}
-
-  /** Sends a heartbeat to every monitor and waits up to {@code wait} for their answers. */
-  public Beat heartbeat(MonMessages.Heartbeat heartbeat, Duration wait)
-      throws InterruptedException {
+  public int heartbeat(MonMessages.Heartbeat heartbeat, Duration wait) throws InterruptedException {
+    byte[] payload = MonMessages.heartbeat(heartbeat);
+    List<CompletableFuture<MonFrame>> sent = new ArrayList<>();
     int misses = 0;
-    Duration grace = null;
-    long deadline = System.nanoTime() + wait.toNanos();
-    for (CompletableFuture<MonFrame> reply :
-        toEvery(MonFrame.HEARTBEAT, MonMessages.heartbeat(heartbeat))) {
+    for (int i = 0; i < monitors.size(); i++) {
       try {
-        Duration said = MonMessages.heartbeatReply(within(reply, deadline).payload());
-        if (said != null && (grace == null || said.compareTo(grace) > 0)) {
-          grace = said;
-        }
+        sent.add(link(i).send(MonFrame.HEARTBEAT, epoch(), payload));
       } catch (IOException e) {
         misses++;
       }
     }
-    return new Beat(misses, grace);
-  }
-
-  /**
-   * Sends a failure report to every monitor (each keeps it, the leader acts on it) and waits up to
-   * {@code wait} for their answers; how many did not acknowledge it. A lost report costs nothing
-   * lasting: the OSD renews it every heartbeat while the peer stays silent.
-   */
-  public int reportFailure(FailureMessages.OsdFailure report, Duration wait)
-      throws InterruptedException {
-    int misses = 0;
     long deadline = System.nanoTime() + wait.toNanos();
-    for (CompletableFuture<MonFrame> reply :
-        toEvery(MonFrame.OSD_FAILURE, FailureMessages.encode(report))) {
+    for (CompletableFuture<MonFrame> reply : sent) {
       try {
-        within(reply, deadline);
-      } catch (IOException e) {
+        reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (ExecutionException | TimeoutException e) {
         misses++;
       }
     }
     return misses;
-  }
-
-  /** Sends one request to every monitor: each one's reply, failed where it could not be sent. */
-  private List<CompletableFuture<MonFrame>> toEvery(int type, byte[] payload) {
-    List<CompletableFuture<MonFrame>> sent = new ArrayList<>();
-    for (int i = 0; i < monitors.size(); i++) {
-      try {
-        sent.add(link(i).send(type, epoch(), payload));
-      } catch (IOException e) {
-        sent.add(CompletableFuture.failedFuture(e));
-      }
-    }
-    return sent;
-  }
-
-  /** {@code reply}'s frame by {@code deadline} ({@link System#nanoTime}), else an IOException. */
-  private static MonFrame within(CompletableFuture<MonFrame> reply, long deadline)
-      throws InterruptedException, IOException {
-    try {
-      return reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-    } catch (TimeoutException e) {
-      throw new IOException("no answer in time", e);
-    }
   }
 
   /**

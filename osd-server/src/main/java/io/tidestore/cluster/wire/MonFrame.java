@@ -22,10 +22,7 @@ public record MonFrame(int type, long requestId, long epoch, byte[] payload) {
   /** An OSD starts: register it, allocate its id, mark it up. Reply: {@link #OK} with the id. */
   public static final int BOOT = 1;
 
-  /**
-   * An OSD is alive. Reply: {@link #OK} with the monitor's heartbeat grace ({@link
-   * MonMessages#heartbeatReply}), whose epoch tells the OSD whether its map is old.
-   */
+  /** An OSD is alive. Reply: {@link #OK}, whose epoch tells the OSD whether its map is old. */
   public static final int HEARTBEAT = 2;
 
   /** The current map. Reply: {@link #MAP}. */
@@ -61,13 +58,6 @@ public record MonFrame(int type, long requestId, long epoch, byte[] payload) {
    * the leader (linearizable). Reply: {@link #OK} with {@link PgHistoryMessages#activations}.
    */
   public static final int PG_HISTORY = 10;
-
-  /**
-   * An OSD reports that a heartbeat peer has not answered within the grace, or answers again
-   * ({@link MonMessages.OsdFailure}: Ceph's MOSDFailure). Sent to every monitor and renewed every
-   * heartbeat while the peer stays silent. Reply: {@link #OK}, empty.
-   */
-  public static final int OSD_FAILURE = 11;
 
   public static final int OK = 0x80;
   public static final int ERROR = 0x81;

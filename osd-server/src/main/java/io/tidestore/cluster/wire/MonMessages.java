@@ -11,7 +11,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -109,30 +108,6 @@ public final class MonMessages {
     // The report follows the fields every heartbeat had; one without it reports nothing.
     PgReport pgs = in.available() > 0 ? PgStatsCodec.readReport(in) : PgReport.NONE;
     return new Heartbeat(osd, upFrom, pgs);
-  }
-
-  /**
-   * The HEARTBEAT reply: {@code u32 grace_ms}, the monitor's {@code --osd-heartbeat-grace}, which
-   * the OSD also waits for its heartbeat peers (one setting, kept by the monitors).
-   */
-  public static byte[] heartbeatReply(Duration grace) {
-    return write(out -> out.writeInt((int) Math.min(grace.toMillis(), Integer.MAX_VALUE)));
-  }
-
-  /** The monitor's grace; null from a monitor whose reply carries none (an older build). */
-  public static Duration heartbeatReply(byte[] payload) throws IOException {
-    if (payload.length == 0) {
-      return null;
-    }
-    if (payload.length != 4) {
-      throw new WireException(
-          WireException.BAD_REQUEST, "heartbeat reply of " + payload.length + " bytes, not 4");
-    }
-    long millis = Integer.toUnsignedLong(reader(payload).readInt());
-    if (millis == 0) {
-      throw new WireException(WireException.BAD_REQUEST, "heartbeat reply with a grace of 0");
-    }
-    return Duration.ofMillis(millis);
   }
 
   /** A PG_STATS reply. */

@@ -8,16 +8,10 @@ import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.MapCommand;
 import io.tidestore.cluster.map.OsdInfo;
 import io.tidestore.cluster.pgstats.PgReport;
-import io.tidestore.cluster.wire.FailureMessages;
 import io.tidestore.cluster.wire.MonMessages;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -27,10 +21,9 @@ import java.util.logging.Logger;
 /**
  * A running OSD's place in the cluster: it boots with the monitors (which allocate or confirm its
  * id and mark it up), then on one thread of its own heartbeats every monitor (each heartbeat
- * carrying the report of the PGs it is primary of, each reply the monitors' grace), keeps its map
- * subscription alive, fetches the map when a monitor says it is behind, and boots again when the
- * map says it is down while it runs (Ceph's "wrongly marked me down"). It also carries its peer
- * heartbeats' failure reports to the monitors.
+ * carrying the report of the PGs it is primary of), keeps its map subscription alive, fetches the
+ * map when a monitor says it is behind, and boots again when the map says it is down while it runs
+ * (Ceph's "wrongly marked me down").
  */
 public final class OsdMembership implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(OsdMembership.class.getName());
@@ -53,13 +46,6 @@ public final class OsdMembership implements AutoCloseable {
       new java.util.concurrent.CopyOnWriteArrayList<>();
   private final java.util.concurrent.atomic.AtomicBoolean fetching =
       new java.util.concurrent.atomic.AtomicBoolean();
-  private volatile Duration grace;
-
-  /** Failure reports not sent yet, by target: a newer one about a peer replaces an older one. */
-  private final Map<Integer, FailureMessages.OsdFailure> reports = new LinkedHashMap<>();
-
-  private boolean sendingReports; // guarded by reports
-  private final ExecutorService reporter = Executors.newVirtualThreadPerTaskExecutor();
 
   private OsdMembership(
       ClusterSettings settings,
@@ -224,68 +210,14 @@ public final class OsdMembership implements AutoCloseable {
     }
   }
 
-  /**
-   * The monitors' heartbeat grace, as their heartbeat replies say: how long this OSD's heartbeat
-   * peers may leave its pings unanswered before it reports them. Null until a monitor answered.
-   */
-  public Duration heartbeatGrace() {
-    return grace;
-  }
-
-  /**
-   * Sends {@code report} about a heartbeat peer to every monitor, on a thread of its own so that
-   * neither the heartbeats nor the caller wait for it; reports that pile up while monitors are slow
-   * keep only the newest one per peer.
-   */
-  public void reportFailure(FailureMessages.OsdFailure report) {
-    synchronized (reports) {
-      reports.remove(report.target()); // re-inserted last: sent in the order they came
-      reports.put(report.target(), report);
-      if (sendingReports) {
-        return;
-      }
-      sendingReports = true;
-    }
-    try {
-      reporter.execute(this::sendReports);
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      // Closing: the monitors drop reports that are not renewed.
-    }
-  }
-
-  private void sendReports() {
-    while (true) {
-      List<FailureMessages.OsdFailure> batch;
-      synchronized (reports) {
-        if (reports.isEmpty()) {
-          sendingReports = false;
-          return;
-        }
-        batch = new ArrayList<>(reports.values());
-        reports.clear();
-      }
-      for (FailureMessages.OsdFailure report : batch) {
-        try {
-          monitors.reportFailure(report, settings.heartbeatInterval());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
-    }
-  }
-
   private void beat() {
     try {
-      MonClient.Beat beat =
+      int misses =
           monitors.heartbeat(
               new MonMessages.Heartbeat(identity.id(), upFrom, pgReport.get()),
               settings.heartbeatInterval());
-      if (beat.misses() > 0) {
-        heartbeatMisses.increment(beat.misses());
-      }
-      if (beat.grace() != null) {
-        grace = beat.grace();
+      if (misses > 0) {
+        heartbeatMisses.increment(misses);
       }
       monitors.keepSubscribed();
       if (monitors.newerEpochKnown()) {
@@ -308,7 +240,6 @@ public final class OsdMembership implements AutoCloseable {
   @Override
   public void close() {
     heartbeats.shutdownNow();
-    reporter.shutdownNow();
     monitors.close();
   }
 }

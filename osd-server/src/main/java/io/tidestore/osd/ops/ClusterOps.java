@@ -51,12 +51,6 @@ public interface ClusterOps {
    */
   CompletionStage<Void> strayQuery(long epoch, PgId pg, int osd);
 
-  /**
-   * A heartbeat peer's ping: answered with this OSD's id and incarnation as its map has them, at
-   * once (no PG is involved, so a busy shard does not delay it).
-   */
-  CompletionStage<PeerPing.Reply> ping(PeerPing ping);
-
   // Recovery: a primary brings a member's copy of a PG up to date, or its own from a member.
 
   /** This OSD's log of {@code pg}. */

@@ -2,33 +2,24 @@ package io.tidestore.osd.pg;
 
 import io.tidestore.cluster.map.ClusterMap;
 import io.tidestore.cluster.map.PoolInfo;
-import io.tidestore.cluster.placement.HeartbeatPeers;
 import io.tidestore.cluster.placement.ObjectHash;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.cluster.placement.PgMapping;
 import io.tidestore.cluster.placement.Placement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SortedSet;
 
 /**
- * One map, its placement, the PGs this OSD is the acting primary of, how many PGs it holds a copy
- * of and its heartbeat peers, computed once per epoch (one placement of every PG) and shared by
- * every shard and the heartbeats. Immutable.
+ * One map, its placement, the PGs this OSD is the acting primary of and how many PGs it holds a
+ * copy of, computed once per epoch and shared by every shard. Immutable.
  */
-record MapView(
-    ClusterMap map,
-    Placement placement,
-    List<PgId> primaryOf,
-    int pgCopies,
-    SortedSet<Integer> heartbeatPeers) {
+record MapView(ClusterMap map, Placement placement, List<PgId> primaryOf, int pgCopies) {
   /** The view of {@code map} from OSD {@code self}. */
   static MapView of(ClusterMap map, int self) {
     Placement placement = Placement.of(map);
     List<PgId> mine = new ArrayList<>();
     int copies = 0;
-    List<PgMapping> all = placement.all();
-    for (PgMapping pg : all) {
+    for (PgMapping pg : placement.all()) {
       if (pg.actingPrimary() == self) {
         mine.add(pg.pg());
       }
@@ -36,8 +27,7 @@ record MapView(
         copies++;
       }
     }
-    return new MapView(
-        map, placement, List.copyOf(mine), copies, HeartbeatPeers.of(map, all, self));
+    return new MapView(map, placement, List.copyOf(mine), copies);
   }
 
   long epoch() {

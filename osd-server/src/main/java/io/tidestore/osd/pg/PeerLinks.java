@@ -14,7 +14,6 @@ import io.tidestore.osd.ops.LogSync;
 import io.tidestore.osd.ops.NamePage;
 import io.tidestore.osd.ops.ObjectChunk;
 import io.tidestore.osd.ops.ObjectDigest;
-import io.tidestore.osd.ops.PeerPing;
 import io.tidestore.osd.ops.RepOp;
 import io.tidestore.osd.protocol.V2;
 import io.tidestore.osd.protocol.V2Recovery;
@@ -32,7 +31,12 @@ import java.util.function.Consumer;
 // Closing links and scheduling retries: their futures carry nothing to act on.
 @SuppressWarnings("FutureReturnValueIgnored")
 final class PeerLinks implements AutoCloseable {
-  private final MultiThreadIoEventLoopGroup group;
+  private final MultiThreadIoEventLoopGroup group =
+      new MultiThreadIoEventLoopGroup(
+          1,
+          (java.util.concurrent.ThreadFactory)
+              r -> Thread.ofPlatform().daemon().name("tidestore-peers").unstarted(r),
+          NioIoHandler.newFactory());
   private final SslContext tls;
   private final Consumer<Long> epochs;
   private final ConcurrentHashMap<Integer, Link> links = new ConcurrentHashMap<>();
@@ -41,21 +45,6 @@ final class PeerLinks implements AutoCloseable {
   private record Link(String address, CompletableFuture<ClusterLink> link) {}
 
   PeerLinks(SslContext tls, Consumer<Long> epochs) {
-    this("tidestore-peers", tls, epochs);
-  }
-
-  /**
-   * @param thread the name of the links' I/O thread (the heartbeats have links of their own, so a
-   *     ping never waits behind a recovery push on the same connection, as Ceph's heartbeat
-   *     messengers are separate from its cluster messenger)
-   */
-  PeerLinks(String thread, SslContext tls, Consumer<Long> epochs) {
-    this.group =
-        new MultiThreadIoEventLoopGroup(
-            1,
-            (java.util.concurrent.ThreadFactory)
-                r -> Thread.ofPlatform().daemon().name(thread).unstarted(r),
-            NioIoHandler.newFactory());
     this.tls = tls;
     this.epochs = epochs;
   }
@@ -150,17 +139,6 @@ final class PeerLinks implements AutoCloseable {
                             V2.PREFIX + 4,
                             out -> V2.writeStrayQuery(out, epoch, pg, self),
                             null))));
-  }
-
-  /**
-   * Sends a heartbeat to OSD {@code osd}; completes with its reply. No deadline of its own: the
-   * heartbeats decide when a ping is overdue, and then {@link #forget} the link.
-   */
-  CompletableFuture<PeerPing.Reply> ping(int osd, String address, PeerPing ping) {
-    return link(osd, address)
-        .thenCompose(
-            l -> l.request(V2.OSD_PING, V2.PREFIX + 12, out -> V2.writePing(out, ping), null))
-        .thenApply(b -> reading(b, V2::readPingReply));
   }
 
   /** Completes when {@code reply} does, releasing its (empty) body. */

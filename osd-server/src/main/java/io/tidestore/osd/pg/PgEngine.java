@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.ssl.SslContext;
 import io.tidestore.cluster.map.ClusterMap;
-import io.tidestore.cluster.map.OsdInfo;
 import io.tidestore.cluster.map.PoolInfo;
 import io.tidestore.cluster.pg.PgMeta;
 import io.tidestore.cluster.pg.PgPeerInfo;
@@ -22,7 +21,6 @@ import io.tidestore.osd.ops.ObjectDigest;
 import io.tidestore.osd.ops.ObjectInfo;
 import io.tidestore.osd.ops.ObjectOpsException;
 import io.tidestore.osd.ops.ObjectOpsException.Code;
-import io.tidestore.osd.ops.PeerPing;
 import io.tidestore.osd.ops.RepOp;
 import io.tidestore.osd.ops.ScrubReport;
 import io.tidestore.osd.store.ShardTasks;
@@ -49,9 +47,8 @@ import java.util.logging.Logger;
  * A cluster OSD's PGs (issue 17, stop 3): serves protocol v2 by routing each request to the shard
  * holding its PG ({@link PgMeta#shardOf}), where that shard's {@link ShardPgs} runs it on the
  * shard's thread: as primary ({@link Primary}), as replica ({@link Replica}), or peering ({@link
- * Peering}). Follows the map: every new epoch moves the loaded PGs to it, and gives the OSD's peer
- * heartbeats ({@link PeerHeartbeats}) its heartbeat peers. Deep-scrubs the PGs it is the primary of
- * on a schedule and on demand ({@link DeepScrub}), one at a time.
+ * Peering}). Follows the map: every new epoch moves the loaded PGs to it. Deep-scrubs the PGs it is
+ * the primary of on a schedule and on demand ({@link DeepScrub}), one at a time.
  */
 public final class PgEngine implements ClusterOps, AutoCloseable {
   private static final Logger LOG = Logger.getLogger(PgEngine.class.getName());
@@ -64,7 +61,6 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
           r -> Thread.ofPlatform().daemon().name("tidestore-pg-timer").unstarted(r));
   private final int self;
   private final PgMetrics metrics;
-  private final PeerHeartbeats heartbeats;
   private final AtomicBoolean gathering = new AtomicBoolean();
   private volatile MapView view;
   private volatile PgReport latestReport = PgReport.NONE;
@@ -78,7 +74,6 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
    * @param registry where the PG metrics and the deep scrub counters go
    * @param tunables how deep scrub and recovery are paced
    * @param history the monitors' record of each PG's activations
-   * @param failures how the OSD's heartbeats to its peers reach the monitors
    */
   @SuppressWarnings("FutureReturnValueIgnored") // the schedule lasts as long as the timer
   public PgEngine(
@@ -89,8 +84,7 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
       LongConsumer newerMap,
       MeterRegistry registry,
       PgTunables tunables,
-      PgHistory history,
-      FailureReporting failures) {
+      PgHistory history) {
     this.self = self;
     this.tasks = tasks;
     this.metrics = new PgMetrics(registry);
@@ -117,10 +111,6 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
     }
     timer.scheduleWithFixedDelay(
         this::removeStrays, STRAY_TICK_SECONDS, STRAY_TICK_SECONDS, TimeUnit.SECONDS);
-    this.heartbeats =
-        new PeerHeartbeats(self, tls, epoch -> maybeNewer(epoch, newerMap), failures, registry);
-    heartbeats.onMap(view);
-    heartbeats.start();
   }
 
   /** How often each shard looks for stray PG copies to remove. */
@@ -192,7 +182,6 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
     if (map.epoch() > view.epoch()) {
       poolGone = !map.pools().keySet().containsAll(view.map().pools().keySet());
       view = MapView.of(map, self);
-      heartbeats.onMap(view);
     }
     for (int s = 0; s < shards.length; s++) {
       int shard = s;
@@ -325,14 +314,6 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
     }
     CompletableFuture<Void> done = new CompletableFuture<>();
     return onPg(pg, done, (s, p) -> s.strays.answer(p, osd, done));
-  }
-
-  @Override
-  public CompletionStage<PeerPing.Reply> ping(PeerPing ping) {
-    maybeNewer(ping.epoch(), services.newerMap());
-    OsdInfo me = view.map().osds().get(self);
-    return CompletableFuture.completedFuture(
-        new PeerPing.Reply(self, me == null ? 0 : me.upFrom(), ping.stamp()));
   }
 
   @Override
@@ -472,7 +453,6 @@ public final class PgEngine implements ClusterOps, AutoCloseable {
 
   @Override
   public void close() {
-    heartbeats.close();
     timer.shutdownNow();
     services.peers().close();
   }

@@ -15,10 +15,10 @@ import java.util.logging.Logger;
 /**
  * Serves one protocol v2 connection once HELLO chose version 2 ({@link ObjectProtocolHandler} hands
  * the channel over): clients' object ops, which this OSD takes as the primary, and other OSDs'
- * REP_OP, PG_QUERY, heartbeats (OSD_PING), recovery's and deep scrub's ops, all through {@link
- * ClusterOps}. Every reply body starts with this OSD's map epoch, so a sender on an older map
- * learns that it is. Caps as in version 1, on the request's pool; OSD ops need {@code *}. Replies
- * in completion order; backpressure as version 1. One per channel, on its event loop.
+ * REP_OP, PG_QUERY, recovery's and deep scrub's ops, all through {@link ClusterOps}. Every reply
+ * body starts with this OSD's map epoch, so a sender on an older map learns that it is. Caps as in
+ * version 1, on the request's pool; OSD ops need {@code *}. Replies in completion order;
+ * backpressure as version 1. One per channel, on its event loop.
  */
 final class ClusterProtocolHandler extends PipelinedOpHandler {
   private static final Logger LOG = Logger.getLogger(ClusterProtocolHandler.class.getName());
@@ -124,18 +124,6 @@ final class ClusterProtocolHandler extends PipelinedOpHandler {
         long[] fields = new long[2];
         var pg = V2.readStrayQuery(body, fields);
         track(op, id, ops.strayQuery(fields[0], pg, (int) fields[1]), this::replyEmpty);
-      }
-      case V2.OSD_PING -> {
-        access.checkPeer(op);
-        track(
-            op,
-            id,
-            ops.ping(V2.readPing(body)),
-            (o, i, reply) -> {
-              ByteBuf out = begin(o, i, V2.PING_REPLY_BYTES);
-              V2.writePingReply(out, reply);
-              send(Wire.finish(out, 0));
-            });
       }
       case V2Recovery.GET_LOG,
           V2Recovery.PUSH,

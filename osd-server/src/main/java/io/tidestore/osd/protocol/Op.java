@@ -75,7 +75,6 @@ public final class Op {
       case V2.PG_QUERY -> "pg_query";
       case V2.ACTIVATE -> "activate";
       case V2.STRAY_QUERY -> "stray_query";
-      case V2.OSD_PING -> "osd_ping";
       case V2Recovery.GET_LOG -> "get_log";
       case V2Recovery.PUSH -> "push";
       case V2Recovery.PULL -> "pull";

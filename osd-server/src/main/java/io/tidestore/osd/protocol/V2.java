@@ -7,7 +7,6 @@ import io.tidestore.cluster.pg.PgPeerInfo;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.osd.ops.ClientRequest;
 import io.tidestore.osd.ops.Mutation;
-import io.tidestore.osd.ops.PeerPing;
 import io.tidestore.osd.ops.RepOp;
 import io.tidestore.store.api.Allocation;
 import java.nio.ByteBuffer;
@@ -15,9 +14,9 @@ import java.nio.ByteBuffer;
 /**
  * Object protocol version 2, the cluster's (docs/protocol.md, "Version 2"): the frames of version
  * 1, each request body prefixed by {@code epoch u32, pool u32, client u64, tid u64} and each reply
- * body by the replier's {@code epoch u32}; and the OSDs' own ops, {@link #REP_OP}, {@link
- * #PG_QUERY} and the others below. Readers throw {@link OpException} (EBADMSG and friends) on
- * malformed input. Stateless.
+ * body by the replier's {@code epoch u32}; and the OSDs' own ops, {@link #REP_OP} and {@link
+ * #PG_QUERY}. Readers throw {@link OpException} (EBADMSG and friends) on malformed input.
+ * Stateless.
  */
 public final class V2 {
   public static final int VERSION = 2;
@@ -40,17 +39,6 @@ public final class V2 {
    * an empty reply says yes (the PG is active+clean without it), TRY_AGAIN not yet.
    */
   public static final int STRAY_QUERY = 0x3a;
-
-  /**
-   * An OSD's heartbeat to a peer it shares PGs with (Ceph's MOSDPing): the prefix's client is the
-   * sender's id and its tid the sender's stamp, then {@code target u32, sender_up_from u64}; the
-   * reply (PING_REPLY) is {@code osd u32, up_from u64, stamp u64}, answered on the connection's
-   * event loop without touching a PG.
-   */
-  public static final int OSD_PING = 0x3b;
-
-  /** Bytes of an OSD_PING reply after the epoch. */
-  public static final int PING_REPLY_BYTES = 4 + 8 + 8;
 
   /** Bytes of the request prefix. */
   public static final int PREFIX = 24;
@@ -242,52 +230,6 @@ public final class V2 {
     PgId pg = readPgOp(body, out, STRAY_QUERY);
     out[1] = osd;
     return pg;
-  }
-
-  /**
-   * OSD_PING body: the prefix (epoch, pool 0, the sender as client, its stamp as tid), then ours.
-   */
-  public static void writePing(ByteBuf out, PeerPing ping) {
-    writePrefix(out, ping.epoch(), 0, ping.from(), ping.stamp());
-    out.writeInt(ping.target()).writeLong(ping.fromUpFrom());
-  }
-
-  /** An OSD_PING; EINVAL for a pool other than 0 or an id or incarnation out of range. */
-  public static PeerPing readPing(ByteBuf body) {
-    Wire.need(body, PREFIX + 12, Op.name(OSD_PING));
-    long epoch = body.readUnsignedInt();
-    long pool = body.readUnsignedInt();
-    long from = body.readLong();
-    long stamp = body.readLong();
-    long target = body.readUnsignedInt();
-    long upFrom = body.readLong();
-    RequestBodies.end(body, OSD_PING);
-    if (pool != 0 || from < 0 || from > Integer.MAX_VALUE || target > Integer.MAX_VALUE) {
-      throw new OpException(
-          Status.EINVAL, "osd ping from " + from + " to " + target + " in pool " + pool);
-    }
-    if (upFrom < 0) {
-      throw new OpException(Status.EINVAL, "osd ping from up_from " + upFrom);
-    }
-    return new PeerPing(epoch, (int) from, upFrom, (int) target, stamp);
-  }
-
-  public static void writePingReply(ByteBuf out, PeerPing.Reply reply) {
-    out.writeInt(reply.osd()).writeLong(reply.upFrom()).writeLong(reply.stamp());
-  }
-
-  /** An OSD_PING reply after the epoch; EBADMSG unless it is exactly that, in range. */
-  public static PeerPing.Reply readPingReply(ByteBuf body) {
-    if (body.readableBytes() != PING_REPLY_BYTES) {
-      throw new OpException(Status.EBADMSG, "osd ping reply of " + body.readableBytes() + " bytes");
-    }
-    long osd = body.readUnsignedInt();
-    long upFrom = body.readLong();
-    long stamp = body.readLong();
-    if (osd > Integer.MAX_VALUE || upFrom < 0) {
-      throw new OpException(Status.EBADMSG, "osd ping reply from " + osd + " up_from " + upFrom);
-    }
-    return new PeerPing.Reply((int) osd, upFrom, stamp);
   }
 
   /** The PG a PG_QUERY or an ACTIVATE ({@code op}) names, and the sender's epoch. */

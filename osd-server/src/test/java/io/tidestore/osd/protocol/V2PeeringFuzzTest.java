@@ -10,7 +10,6 @@ import io.tidestore.cluster.pg.PgLogEntry;
 import io.tidestore.cluster.pg.PgPeerInfo;
 import io.tidestore.cluster.placement.PgId;
 import io.tidestore.osd.ops.Mutation;
-import io.tidestore.osd.ops.PeerPing;
 import io.tidestore.osd.ops.RepOp;
 import io.tidestore.store.testing.SeedCorpus;
 import java.nio.charset.StandardCharsets;
@@ -22,29 +21,20 @@ import org.junit.jupiter.api.Test;
 /**
  * Fuzzes the OSD-to-OSD ops of {@link V2} as a member reads them: a REP_OP from the primary ({@link
  * RepOp}: the log entry and the mutation), a PG_QUERY, the PG_QUERY reply ({@link PgPeerInfo}) as
- * the primary reads it, a STRAY_QUERY as the primary reads it (the asking OSD in the prefix's
- * client field, its tid 0: the harness zeroes it), and a heartbeat's OSD_PING and its reply
- * (PING_REPLY), each read whole. The first input byte (mod 6) picks the reader. The contract
- * ({@link BodyFuzzing}): an {@link OpException}, or a value whose encoding is the bytes the reader
- * took, and a REP_OP whose entry says DELETE exactly when its mutation removes the object (the
- * replica logs the entry and applies the mutation; the primary derives one from the other). Two
- * fields are not read: a REP_OP's prefix client and tid are the entry's (the reader takes them from
- * the entry, so the harness copies them to the prefix first), and a PG_QUERY's are 0 (the harness
- * zeroes them). No other exception; allocation bounded by the input.
+ * the primary reads it, and a STRAY_QUERY as the primary reads it (the asking OSD in the prefix's
+ * client field, its tid 0: the harness zeroes it). The first input byte (mod 4) picks the reader.
+ * The contract ({@link BodyFuzzing}): an {@link OpException}, or a value whose encoding is the
+ * bytes the reader took, and a REP_OP whose entry says DELETE exactly when its mutation removes the
+ * object (the replica logs the entry and applies the mutation; the primary derives one from the
+ * other). Two fields are not read: a REP_OP's prefix client and tid are the entry's (the reader
+ * takes them from the entry, so the harness copies them to the prefix first), and a PG_QUERY's are
+ * 0 (the harness zeroes them). No other exception; allocation bounded by the input.
  */
 class V2PeeringFuzzTest {
   private static final int REP_OP = 0;
   private static final int PG_QUERY = 1;
   private static final int PEER_INFO = 2;
   private static final int STRAY_QUERY = 3;
-  private static final int OSD_PING = 4;
-  private static final int PING_REPLY = 5;
-
-  private static final BodyFuzzing.Codec<PeerPing> PING_CODEC =
-      new BodyFuzzing.Codec<>(V2::readPing, V2::writePing);
-
-  private static final BodyFuzzing.Codec<PeerPing.Reply> PING_REPLY_CODEC =
-      new BodyFuzzing.Codec<>(V2::readPingReply, V2::writePingReply);
 
   /** Where a REP_OP's entry holds its client and tid: after the prefix, seed, entry length. */
   private static final int ENTRY_CLIENT = V2.PREFIX + 4 + 2 + 2 + 2 * Eversion.BYTES;
@@ -90,7 +80,7 @@ class V2PeeringFuzzTest {
   }
 
   private static void exercise(byte[] input) {
-    switch (Byte.toUnsignedInt(input[0]) % 6) {
+    switch (Byte.toUnsignedInt(input[0]) % 4) {
       case REP_OP -> {
         byte[] body = input.clone();
         if (body.length >= 1 + ENTRY_CLIENT + 16) {
@@ -116,8 +106,6 @@ class V2PeeringFuzzTest {
         }
         BodyFuzzing.roundTrip(body, 1, STRAY_CODEC, true, q -> {}, q -> {});
       }
-      case OSD_PING -> BodyFuzzing.roundTrip(input, 1, PING_CODEC, true, p -> {}, p -> {});
-      case PING_REPLY -> BodyFuzzing.roundTrip(input, 1, PING_REPLY_CODEC, true, r -> {}, r -> {});
       default ->
           BodyFuzzing.roundTrip(
               input,
@@ -178,14 +166,6 @@ class V2PeeringFuzzTest {
     seeds.put("pg-query", BodyFuzzing.seed(PG_QUERY, out -> V2.writePgQuery(out, 9, pg)));
     seeds.put(
         "stray-query", BodyFuzzing.seed(STRAY_QUERY, out -> V2.writeStrayQuery(out, 9, pg, 4)));
-    seeds.put(
-        "osd-ping",
-        BodyFuzzing.seed(
-            OSD_PING, out -> V2.writePing(out, new PeerPing(9, 1, 4, 2, 123_456_789L))));
-    seeds.put(
-        "ping-reply",
-        BodyFuzzing.seed(
-            PING_REPLY, out -> V2.writePingReply(out, new PeerPing.Reply(2, 6, 123_456_789L))));
     seeds.put(
         "peer-info",
         BodyFuzzing.seed(

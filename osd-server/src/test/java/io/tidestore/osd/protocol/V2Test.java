@@ -18,7 +18,6 @@ import io.tidestore.osd.ops.LogSync;
 import io.tidestore.osd.ops.Mutation;
 import io.tidestore.osd.ops.NamePage;
 import io.tidestore.osd.ops.ObjectChunk;
-import io.tidestore.osd.ops.PeerPing;
 import io.tidestore.osd.ops.RepOp;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -144,36 +143,6 @@ class V2Test {
     ByteBuf i = Unpooled.buffer();
     V2.writePeerInfo(i, info);
     assertEquals(info, V2.readPeerInfo(i));
-  }
-
-  @Test
-  void osdPingsAndTheirRepliesRoundTripAndMalformedOnesAreRefused() {
-    PeerPing ping = new PeerPing(0xfffffffeL, 4, 17, Integer.MAX_VALUE, -3);
-    ByteBuf p = Unpooled.buffer();
-    V2.writePing(p, ping);
-    assertEquals(V2.PREFIX + 12, p.readableBytes());
-    assertEquals(ping, V2.readPing(p.copy()));
-    PeerPing.Reply reply = new PeerPing.Reply(9, 21, Long.MIN_VALUE);
-    ByteBuf r = Unpooled.buffer();
-    V2.writePingReply(r, reply);
-    assertEquals(V2.PING_REPLY_BYTES, r.readableBytes());
-    assertEquals(reply, V2.readPingReply(r.copy()));
-
-    // Cut, with a byte too many, a pool, a sender or target id past 2^31, a negative incarnation.
-    assertEquals(Status.EBADMSG, refusal(() -> V2.readPing(p.copy(0, p.readableBytes() - 1))));
-    assertEquals(Status.EINVAL, refusal(() -> V2.readPing(p.copy().setInt(4, 1))));
-    assertEquals(Status.EINVAL, refusal(() -> V2.readPing(p.copy().setLong(8, -1))));
-    assertEquals(Status.EINVAL, refusal(() -> V2.readPing(p.copy().setInt(24, -1))));
-    assertEquals(Status.EINVAL, refusal(() -> V2.readPing(p.copy().setLong(28, -1))));
-    ByteBuf longer = p.copy().writeByte(0);
-    assertTrue(refusal(() -> V2.readPing(longer)) != Status.OK);
-    assertEquals(Status.EBADMSG, refusal(() -> V2.readPingReply(r.copy(0, 19))));
-    assertEquals(Status.EBADMSG, refusal(() -> V2.readPingReply(r.copy().setInt(0, -1))));
-    assertEquals(Status.EBADMSG, refusal(() -> V2.readPingReply(r.copy().setLong(4, -1))));
-  }
-
-  private static int refusal(Runnable read) {
-    return assertThrows(OpException.class, read::run).status();
   }
 
   @Test
